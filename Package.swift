@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way: catalog text → protocols → walk → store → reports.
+// Each layer is its own target; a lower layer never imports a higher one.
+let package = Package(
+    name: "checkrun",
+    products: [
+        .executable(name: "checkrun", targets: ["checkrun"]),
+    ],
+    targets: [
+        // The system's libsqlite3 (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+
+        // Domain model, protocol files, schema validation, lint and catalog import.
+        .target(name: "CheckrunModel"),
+
+        // Raw mode, keys, colour and signals: everything that knows about a terminal.
+        .target(name: "CheckrunTerminal"),
+
+        // Command definitions, argument parsing and wiring; the executable only calls in.
+        .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunTerminal"]),
+
+        .executableTarget(name: "checkrun", dependencies: ["CheckrunCLI"]),
+
+        .testTarget(
+            name: "CheckrunModelTests",
+            dependencies: ["CheckrunModel"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "CheckrunCLITests",
+            dependencies: ["CheckrunCLI", "CheckrunModel"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,112 @@
+import CheckrunModel
+
+/// A mistake on the command line: printed with a hint, exit code 2.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The command whose help the user should read, if any.
+    public var command: String?
+
+    public init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+
+    public var description: String { message }
+}
+
+/// The options and arguments given to one command.
+public struct ParsedArguments: Sendable {
+    public var values: [String: [String]] = [:]
+    public var flags: Set<String> = []
+    public var positionals: [String] = []
+
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// Parses `--flag`, `--name value`, `--name=value` and positionals against a command's
+/// declaration (plus the global options), so help, parsing and completion cannot disagree.
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], for command: CommandDefinition, global: [OptionDefinition]) throws(UsageError) -> ParsedArguments {
+        let options = command.options + global
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            if argument == "-h" {
+                parsed.flags.insert("help")
+                continue
+            }
+            guard argument.hasPrefix("--") else {
+                throw UsageError("unknown option '\(argument)'; checkrun's options are long, e.g. --help.\(hint(for: argument, options))", command: command.name)
+            }
+            let body = argument.dropFirst(2)
+            let name: String
+            var inlineValue: String?
+            if let equals = body.firstIndex(of: "=") {
+                name = String(body[..<equals])
+                inlineValue = String(body[body.index(after: equals)...])
+            } else {
+                name = String(body)
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw UsageError("unknown option '--\(name)' for 'checkrun \(command.name)'.\(hint(for: name, options))", command: command.name)
+            }
+            switch option.kind {
+            case .flag:
+                if inlineValue != nil {
+                    throw UsageError("'--\(name)' is a flag and takes no value; write just --\(name)", command: command.name)
+                }
+                parsed.flags.insert(name)
+            case .value(let valueName), .repeated(let valueName):
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count, !(arguments[index].hasPrefix("--") && arguments[index].count > 2) {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError("'--\(name)' needs a value: --\(name) \(valueName)", command: command.name)
+                }
+                if case .value = option.kind, let previous = parsed.value(name), previous != value {
+                    throw UsageError("'--\(name)' is given twice ('\(previous)' and '\(value)'); give it once", command: command.name)
+                }
+                parsed.values[name, default: []].append(value)
+            }
+        }
+        if !parsed.flag("help") {
+            try checkPositionals(parsed.positionals, command)
+        }
+        return parsed
+    }
+
+    private static func checkPositionals(_ positionals: [String], _ command: CommandDefinition) throws(UsageError) {
+        let required = command.arguments.filter { !$0.isOptional }
+        if positionals.count < required.count {
+            let missing = required[positionals.count]
+            throw UsageError("missing \(missing.name): \(missing.help)", command: command.name)
+        }
+        let repeating = command.arguments.contains { $0.isRepeating }
+        if !repeating && positionals.count > command.arguments.count {
+            let extra = positionals[command.arguments.count]
+            throw UsageError("unexpected argument '\(extra)'; usage: \(command.usage)", command: command.name)
+        }
+    }
+
+    private static func hint(for name: String, _ options: [OptionDefinition]) -> String {
+        let bare = name.drop { $0 == "-" }
+        let best = Suggestions.closest(to: String(bare), among: options.map(\.name)).first
+        return best.map { " Did you mean '--\($0)'?" } ?? ""
+    }
+}

@@ -1,0 +1,78 @@
+import CheckrunModel
+import Foundation
+
+/// The entry point: finds the command, parses its arguments against its declaration, runs it,
+/// and turns every error into a message and an exit code (0 success, 1 failure, 2 usage).
+public enum CheckrunCLI {
+    public static let version = "0.1.0"
+
+    static let commands: [any CheckrunCommand.Type] = [
+        LintCommand.self,
+        ImportCommand.self,
+        ListCommand.self,
+        ShowCommand.self,
+        CompletionCommand.self,
+        HelpCommand.self,
+    ]
+
+    /// Options every command accepts.
+    static let globalOptions: [OptionDefinition] = [
+        OptionDefinition("protocols", .value("DIR"), help: "The protocol folder (default: $CHECKRUN_PROTOCOLS, else ./protocols).", completion: .directory),
+        OptionDefinition("accessible", .flag, help: "Plain, append-only output for screen readers: no colour, nothing that ticks (also CHECKRUN_ACCESSIBLE=1)."),
+        OptionDefinition("no-color", .flag, help: "No colour (also NO_COLOR=1, TERM=dumb, or output that is not a terminal)."),
+        OptionDefinition("help", .flag, help: "Show this help."),
+    ]
+
+    static func definition(named name: String) -> CommandDefinition? {
+        commands.first { $0.definition.name == name }?.definition
+    }
+
+    public static func main() -> Never {
+        let code = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        exit(code)
+    }
+
+    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let stderr = FileHandle.standardError
+        func fail(_ message: String) { stderr.write(Data((message + "\n").utf8)) }
+
+        guard let first = arguments.first else {
+            print(HelpRenderer.overview())
+            return 0
+        }
+        if first == "--version" || first == "version" {
+            print("checkrun \(version)")
+            return 0
+        }
+        if first == "--help" || first == "-h" {
+            print(HelpRenderer.overview())
+            return 0
+        }
+        guard let command = commands.first(where: { $0.definition.name == first }) else {
+            let names = commands.map { $0.definition.name }
+            let suggestion = Suggestions.closest(to: first, among: names).first.map { " Did you mean '\($0)'?" } ?? ""
+            let what = first.hasPrefix("-") ? "option '\(first)' before a command" : "command '\(first)'"
+            fail("checkrun: error: unknown \(what).\(suggestion)\nCommands: \(names.joined(separator: ", ")). See 'checkrun --help'.")
+            return 2
+        }
+        do {
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.definition, global: globalOptions)
+            if parsed.flag("help") {
+                print(HelpRenderer.help(for: command.definition))
+                return 0
+            }
+            let context = CommandContext(arguments: parsed, environment: environment)
+            return try command.run(context)
+        } catch let error as UsageError {
+            let see = error.command.map { "\nSee 'checkrun \($0) --help'." } ?? ""
+            fail("checkrun: error: \(error.message)\(see)")
+            return 2
+        } catch let error as CommandFailure {
+            fail("checkrun: error: \(error.message)")
+            return error.exitCode
+        } catch {
+            fail("checkrun: error: \(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CheckrunModel
+import CheckrunTerminal
+import Foundation
+
+/// What every command gets: the environment, the output streams with their styles, and the
+/// global choices (protocol folder, accessible mode).
+public final class CommandContext: @unchecked Sendable {
+    public let environment: [String: String]
+    public let arguments: ParsedArguments
+    public let out: TextStyle
+    public let err: TextStyle
+    public let accessible: Bool
+
+    init(arguments: ParsedArguments, environment: [String: String]) {
+        self.environment = environment
+        self.arguments = arguments
+        let accessible = arguments.flag("accessible") || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
+        self.accessible = accessible
+        out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag("no-color"))
+        err = TextStyle.detect(fileDescriptor: 2, environment: environment, accessible: accessible, noColorFlag: arguments.flag("no-color"))
+    }
+
+    /// `--protocols DIR`, else `CHECKRUN_PROTOCOLS`, else `./protocols`.
+    public var protocolsDirectory: String {
+        arguments.value("protocols") ?? environment["CHECKRUN_PROTOCOLS"].flatMap { $0.isEmpty ? nil : $0 } ?? "protocols"
+    }
+
+    public func print(_ text: String = "") {
+        Swift.print(text)
+    }
+
+    /// Writes to standard error: diagnostics, warnings and progress, never data.
+    public func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    public func warn(_ text: String) {
+        printError(err.warning("warning: ") + text)
+    }
+
+    /// Loads the protocol folder; a folder with broken files is refused with the problems listed.
+    public func loadProtocols() throws -> ProtocolLibrary {
+        let library: ProtocolLibrary
+        do {
+            library = try ProtocolLibrary.load(directory: protocolsDirectory)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if !library.problems.isEmpty {
+            for problem in library.problems { printError(problem.description) }
+            throw CommandFailure("\(library.problems.count) problem\(library.problems.count == 1 ? "" : "s") in the protocol files above; fix them (see `checkrun lint \(protocolsDirectory)`) and try again")
+        }
+        return library
+    }
+}
+
+/// A command that could not do its job: printed as `checkrun: error: …`, exit code 1 by default.
+public struct CommandFailure: Error, CustomStringConvertible {
+    public var message: String
+    public var exitCode: Int32
+
+    public init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var description: String { message }
+}
+
+/// A checkrun subcommand: a declaration and what it does.
+protocol CheckrunCommand: Sendable {
+    static var definition: CommandDefinition { get }
+    static func run(_ context: CommandContext) throws -> Int32
+}

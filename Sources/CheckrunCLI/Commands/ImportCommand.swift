@@ -1,0 +1,118 @@
+import CheckrunModel
+import Foundation
+
+/// `checkrun import`: catalog pages in, protocol files out. All pages are read and checked
+/// before anything is written, so a bad page leaves the folder as it was.
+struct ImportCommand: CheckrunCommand {
+    static let definition = CommandDefinition(
+        name: "import",
+        abstract: "Turn catalog pages (plain text or Markdown) into protocol files.",
+        discussion: """
+        Every Profile/Task/Expected block becomes a check; an Expected label takes the indented lines
+        under it, one outcome a line. The title comes from the first line or heading, the status from
+        "Status:", the WCAG numbers from the "WCAG mapping" list. A one-line "Check: …" sentence
+        becomes a draft check marked for review, with a warning. Ids come from the title and the
+        profiles, so importing a page twice gives the same ids. Existing files are never overwritten
+        without --force; nothing is written when any page fails.
+        """,
+        arguments: [
+            ArgumentDefinition("FILE", help: "Catalog pages to import.", repeating: true, completion: .file),
+        ],
+        options: [
+            OptionDefinition("out", .value("DIR"), help: "Where to write the protocols (default: the protocol folder).", completion: .directory),
+            OptionDefinition("dry-run", .flag, help: "Print the protocol JSON instead of writing files."),
+            OptionDefinition("force", .flag, help: "Overwrite protocol files that already exist."),
+        ],
+        examples: [
+            Example("checkrun import catalog/tiny-target.md --dry-run", "Show the protocol a page would become."),
+            Example("checkrun import catalog/*.txt --out protocols --force", "Re-import every page, replacing the protocols."),
+        ])
+
+    static func run(_ context: CommandContext) throws -> Int32 {
+        let outDirectory = context.arguments.value("out") ?? context.protocolsDirectory
+        let dryRun = context.arguments.flag("dry-run")
+        let force = context.arguments.flag("force")
+        let importer = CatalogImporter()
+        let linter = ProtocolLinter()
+        var failures: [String] = []
+        var planned: [(path: String, import: CatalogImport)] = []
+
+        for file in context.arguments.positionals {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                failures.append("\(file): cannot read the page; check the path")
+                continue
+            }
+            if data.count > 4 << 20 {
+                failures.append("\(file): the page is \(data.count >> 20) MB; a catalog page is text of a few pages — is this the right file?")
+                continue
+            }
+            guard let text = String(validating: [UInt8](data), as: UTF8.self), !text.contains("\0") else {
+                failures.append("\(file): not UTF-8 text; save the page as UTF-8 and import it again")
+                continue
+            }
+            do {
+                let result = try importer.importPage(text: text, fileName: file)
+                let path = (outDirectory as NSString).appendingPathComponent("\(result.document.id).json")
+                if let earlier = planned.first(where: { $0.path == path }) {
+                    failures.append("\(file): gives the protocol id \"\(result.document.id)\", like \(earlier.import.document.source); import them separately or retitle one page")
+                    continue
+                }
+                let problems = linter.lint(bytes: Array(result.document.fileText.utf8), fileName: path).problems
+                if !problems.isEmpty {
+                    failures += problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
+                    continue
+                }
+                if !dryRun && !force && FileManager.default.fileExists(atPath: path) {
+                    failures.append("\(path) exists already; pass --force to overwrite it, or --out DIR to write elsewhere")
+                    continue
+                }
+                planned.append((path, result))
+            } catch {
+                failures.append(error.description)
+            }
+        }
+
+        for item in planned {
+            for warning in item.import.warnings { context.printError(context.err.warning(warning.description)) }
+        }
+        guard failures.isEmpty else {
+            for failure in failures { context.printError("checkrun: error: \(failure)") }
+            throw CommandFailure("nothing was written; fix the problem\(failures.count == 1 ? "" : "s") above and import again")
+        }
+        if dryRun {
+            for item in planned { context.print(item.import.document.fileText, terminator: "") }
+            return 0
+        }
+        try createDirectory(outDirectory, context)
+        for item in planned {
+            do {
+                try Data(item.import.document.fileText.utf8).write(to: URL(fileURLWithPath: item.path), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write \(item.path): \(error.localizedDescription)")
+            }
+            let document = item.import.document
+            context.print("Wrote \(item.path): \(document.title), \(document.checks.count) check\(document.checks.count == 1 ? "" : "s"), status \(document.status.rawValue).")
+        }
+        return 0
+    }
+
+    private static func createDirectory(_ path: String, _ context: CommandContext) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CommandFailure("\(path) is a file, not a folder; choose a folder with --out DIR") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            context.printError("Created the folder \(path).")
+        } catch {
+            throw CommandFailure("cannot create the folder \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+extension CommandContext {
+    func print(_ text: String, terminator: String) {
+        Swift.print(text, terminator: terminator)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// One line of a catalog page with its Markdown decoration taken apart: heading marks, list
+/// markers and bold labels, so that plain-text and Markdown pages read alike.
+struct CatalogLine {
+    enum Label: String {
+        case profile, task, expected, check, status
+    }
+
+    /// 1-based line number in the page.
+    var number: Int
+    /// The line without surrounding white space, heading marks or quote marks.
+    var plain: String
+    /// `plain` without a list marker.
+    var text: String
+    var isIndented: Bool
+    var isListItem: Bool
+    var isHeading: Bool
+    var label: Label?
+    /// What follows the label's colon.
+    var value: String = ""
+
+    var isBlank: Bool { text.isEmpty }
+
+    private static let labelPattern = try? NSRegularExpression(
+        pattern: #"^[*_]{0,2}(profile|task|expected(?: outcomes?)?|check|status)[*_]{0,2}\s*:[*_]{0,2}\s*(.*)$"#,
+        options: [.caseInsensitive])
+    private static let listPattern = try? NSRegularExpression(pattern: #"^(?:[-*+•‣◦]|\d{1,3}[.)])\s+"#)
+
+    init(number: Int, raw: String) {
+        self.number = number
+        isIndented = raw.first == " " || raw.first == "\t"
+        var line = raw.trimmingCharacters(in: .whitespaces)
+        while line.hasPrefix(">") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }
+        isHeading = line.hasPrefix("#")
+        if isHeading {
+            line = String(line.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces)
+            line = line.replacingOccurrences(of: #"\s+#+$"#, with: "", options: .regularExpression)
+        }
+        plain = line
+        let range = NSRange(line.startIndex..., in: line)
+        if let match = Self.listPattern?.firstMatch(in: line, range: range), let markerRange = Range(match.range, in: line) {
+            isListItem = true
+            line = String(line[markerRange.upperBound...])
+        } else {
+            isListItem = false
+        }
+        text = line
+        let textRange = NSRange(line.startIndex..., in: line)
+        if let match = Self.labelPattern?.firstMatch(in: line, range: textRange),
+           let nameRange = Range(match.range(at: 1), in: line), let valueRange = Range(match.range(at: 2), in: line) {
+            let name = line[nameRange].lowercased()
+            label = Label(rawValue: name.hasPrefix("expected") ? "expected" : name)
+            var value = String(line[valueRange]).trimmingCharacters(in: .whitespaces)
+            // `**Profile: VoiceOver**` closes its emphasis after the value.
+            if line.hasPrefix("**") && value.hasSuffix("**") { value = String(value.dropLast(2)) }
+            if line.hasPrefix("__") && value.hasSuffix("__") { value = String(value.dropLast(2)) }
+            self.value = value.trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// Splits a page into lines, whatever its line ends (LF, CRLF or CR) and with or without a BOM.
+    static func lines(of page: String) -> [CatalogLine] {
+        var text = page
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        return normalized.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+            CatalogLine(number: $0.offset + 1, raw: String($0.element))
+        }
+    }
+}

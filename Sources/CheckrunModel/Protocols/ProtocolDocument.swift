@@ -1,0 +1,121 @@
+/// One protocol file: a catalog entry's checks, ready to walk.
+/// (Named to keep clear of Swift's own `.Protocol` metatype.)
+public struct ProtocolDocument: Sendable, Equatable {
+    public enum Status: String, Sendable, CaseIterable {
+        case draft, ready
+    }
+
+    public var id: String
+    public var title: String
+    public var status: Status
+    public var source: String
+    public var wcag: [String]
+    public var checks: [Check]
+    /// Where the file's `$schema` points, so that editors validate it as it is typed.
+    public var schemaReference: String?
+
+    public static let defaultSchemaReference = "../Schemas/protocol.schema.json"
+
+    public init(
+        id: String, title: String, status: Status, source: String, wcag: [String], checks: [Check],
+        schemaReference: String? = ProtocolDocument.defaultSchemaReference
+    ) {
+        self.id = id
+        self.title = title
+        self.status = status
+        self.source = source
+        self.wcag = wcag
+        self.checks = checks
+        self.schemaReference = schemaReference
+    }
+
+    /// The success criteria a check gives evidence for: its own list, else the protocol's.
+    public func criteria(for check: Check) -> [String] {
+        check.wcag ?? wcag
+    }
+}
+
+/// One check: how the tester uses the phone (profile), what they do (task) and what must happen.
+public struct Check: Sendable, Equatable {
+    public var id: String
+    public var profile: String
+    public var task: String
+    public var expected: [ExpectedOutcome]
+    public var counters: [Counter]
+    public var timeLimit: Int?
+    public var wcag: [String]?
+    public var notes: String?
+    /// Why the check still needs a person's review; nil once reviewed.
+    public var review: String?
+
+    public init(
+        id: String, profile: String, task: String, expected: [ExpectedOutcome], counters: [Counter] = [],
+        timeLimit: Int? = nil, wcag: [String]? = nil, notes: String? = nil, review: String? = nil
+    ) {
+        self.id = id
+        self.profile = profile
+        self.task = task
+        self.expected = expected
+        self.counters = counters
+        self.timeLimit = timeLimit
+        self.wcag = wcag
+        self.notes = notes
+        self.review = review
+    }
+}
+
+/// An outcome the tester judges pass, fail or not applicable.
+public struct ExpectedOutcome: Sendable, Equatable {
+    public var text: String
+    public var target: NumericTarget?
+
+    public init(_ text: String, target: NumericTarget? = nil) {
+        self.text = text
+        self.target = target
+    }
+}
+
+/// A number an outcome is judged by, e.g. "10 out of 10 hits": counter `hits`, at least 10 of 10.
+public struct NumericTarget: Sendable, Equatable {
+    public var counter: String
+    public var atLeast: Int?
+    public var atMost: Int?
+    public var outOf: Int?
+
+    public init(counter: String, atLeast: Int? = nil, atMost: Int? = nil, outOf: Int? = nil) {
+        self.counter = counter
+        self.atLeast = atLeast
+        self.atMost = atMost
+        self.outOf = outOf
+    }
+
+    public func isMet(by value: Int) -> Bool {
+        if let atLeast, value < atLeast { return false }
+        if let atMost, value > atMost { return false }
+        return true
+    }
+
+    /// "at least 10 of 10", "at most 3": the target in words.
+    public var summary: String {
+        var parts: [String] = []
+        if let atLeast { parts.append("at least \(atLeast)") }
+        if let atMost { parts.append("at most \(atMost)") }
+        var text = parts.joined(separator: " and ")
+        if let outOf { text += " of \(outOf)" }
+        return text
+    }
+}
+
+/// Something the tester counts during the task, e.g. Switch Control stops.
+public struct Counter: Sendable, Equatable {
+    public var id: String
+    public var label: String
+    /// The highest acceptable value; nil when any count is acceptable and only trends matter.
+    public var ceiling: Int?
+
+    public init(id: String, label: String, ceiling: Int? = nil) {
+        self.id = id
+        self.label = label
+        self.ceiling = ceiling
+    }
+}

@@ -1,0 +1,45 @@
+/// One WCAG 2.2 success criterion.
+public struct WCAGCriterion: Sendable, Hashable {
+    public enum Level: String, Sendable, Comparable, CaseIterable {
+        case a = "A", aa = "AA", aaa = "AAA"
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue.count < rhs.rawValue.count }
+    }
+
+    public var number: String
+    public var name: String
+    public var level: Level
+    public var principle: String
+
+    /// "2.5.8 Target Size (Minimum)", as reports and messages name it.
+    public var title: String { "\(number) \(name)" }
+}
+
+/// Every WCAG 2.2 success criterion, in the standard's order.
+public struct WCAGTable: Sendable {
+    public let criteria: [WCAGCriterion]
+    private let byNumber: [String: WCAGCriterion]
+
+    public static let wcag22 = WCAGTable(tsv: embeddedTSV)
+
+    /// Reads the tab-separated table: a header line, then `sc name level principle`.
+    public init(tsv: String) {
+        var criteria: [WCAGCriterion] = []
+        for line in tsv.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 4, let level = WCAGCriterion.Level(rawValue: fields[2]) else { continue }
+            criteria.append(WCAGCriterion(number: fields[0], name: fields[1], level: level, principle: fields[3]))
+        }
+        self.criteria = criteria
+        self.byNumber = Dictionary(criteria.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public subscript(number: String) -> WCAGCriterion? { byNumber[number] }
+
+    public func contains(_ number: String) -> Bool { byNumber[number] != nil }
+
+    /// The known criterion numbers closest to a mistyped one, for "did you mean" hints.
+    public func suggestions(for number: String) -> [String] {
+        Suggestions.closest(to: number, among: criteria.map(\.number), limit: 3)
+    }
+}

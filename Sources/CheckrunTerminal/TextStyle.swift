@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Colour and emphasis as extras on top of words: every state is said in words, and colour is
+/// off for `NO_COLOR`, `TERM=dumb`, accessible mode or output that is not a terminal.
+public struct TextStyle: Sendable {
+    public let colorEnabled: Bool
+
+    public init(colorEnabled: Bool) {
+        self.colorEnabled = colorEnabled
+    }
+
+    /// Decides colour for one output stream from the environment and the user's flags.
+    public static func detect(fileDescriptor: Int32, environment: [String: String], accessible: Bool, noColorFlag: Bool) -> TextStyle {
+        if noColorFlag || accessible { return TextStyle(colorEnabled: false) }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return TextStyle(colorEnabled: false) }
+        if environment["TERM"] == "dumb" || environment["TERM"] == nil { return TextStyle(colorEnabled: false) }
+        return TextStyle(colorEnabled: isatty(fileDescriptor) == 1)
+    }
+
+    public enum Color: String, Sendable {
+        case red = "31", green = "32", yellow = "33", blue = "34", dim = "2", bold = "1"
+    }
+
+    public func paint(_ text: String, _ color: Color) -> String {
+        colorEnabled ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    public func bold(_ text: String) -> String { paint(text, .bold) }
+    public func error(_ text: String) -> String { paint(text, .red) }
+    public func warning(_ text: String) -> String { paint(text, .yellow) }
+    public func success(_ text: String) -> String { paint(text, .green) }
+    public func dim(_ text: String) -> String { paint(text, .dim) }
+}

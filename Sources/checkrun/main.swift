@@ -1,0 +1,2 @@
+import CheckrunCLI
+CheckrunCLI.main()
