@@ -23,14 +23,16 @@ let package = Package(
 
         .executableTarget(name: "checkrun", dependencies: ["CheckrunCLI"]),
 
+        // Helpers the test targets share: fixtures, temporary folders, running the built binary.
+        .target(name: "CheckrunTestSupport", path: "Tests/Support"),
+
         .testTarget(
             name: "CheckrunModelTests",
-            dependencies: ["CheckrunModel"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["CheckrunModel", "CheckrunTestSupport"]
         ),
         .testTarget(
             name: "CheckrunCLITests",
-            dependencies: ["CheckrunCLI", "CheckrunModel"]
+            dependencies: ["CheckrunModel", "CheckrunTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

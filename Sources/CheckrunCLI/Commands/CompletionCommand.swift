@@ -5,8 +5,8 @@ struct CompletionCommand: CheckrunCommand {
         abstract: "Print a shell completion script for bash, zsh or fish.",
         arguments: [ArgumentDefinition("SHELL", help: "bash, zsh or fish.", completion: .values(CompletionScript.Shell.allCases.map(\.rawValue)))],
         examples: [
-            Example("source <(checkrun completion bash)", "Complete checkrun's commands and options in this bash session."),
             Example("checkrun completion fish > ~/.config/fish/completions/checkrun.fish", "Install completion for fish."),
+            Example("source <(checkrun completion bash)", "Complete checkrun's commands and options in this bash session."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {

@@ -87,6 +87,8 @@ public struct JSONParser {
         case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(try parseNumber(), at: start)
         case UInt8(ascii: "'"): throw error("strings in JSON use double quotes \"…\", not single quotes")
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            throw error("unexpected word; JSON's only words are true, false and null, in lower case, and text goes in double quotes")
         case UInt8(ascii: "]"), UInt8(ascii: "}"): throw error("a value is missing before '\(Character(Unicode.Scalar(byte)))'; remove the trailing comma")
         default: throw error("unexpected character \(describe(byte)); a JSON value starts with {, [, \", a digit, true, false or null")
         }

@@ -173,5 +173,6 @@ extension ProtocolSchema {
     }
   }
 }
+
 """#
 }

@@ -1,5 +1,5 @@
 // The WCAG 2.2 success criteria (number, name, level, principle), from the W3C source files.
-// Embedded so the binary works from any folder; a test keeps it equal to Tests/…/Fixtures/wcag22.tsv.
+// Embedded so the binary works from any folder; a test keeps it equal to Tests/Fixtures/wcag22.tsv.
 extension WCAGTable {
     static let embeddedTSV = #"""
 sc	name	level	principle

@@ -38,8 +38,18 @@ public struct WCAGTable: Sendable {
 
     public func contains(_ number: String) -> Bool { byNumber[number] != nil }
 
-    /// The known criterion numbers closest to a mistyped one, for "did you mean" hints.
+    /// The known criteria closest to a mistyped number, for "did you mean" hints: first the
+    /// neighbours in the same guideline (2.5.9 → 2.5.8), else the nearest by spelling.
     public func suggestions(for number: String) -> [String] {
-        Suggestions.closest(to: number, among: criteria.map(\.number), limit: 3)
+        let parts = number.split(separator: ".")
+        if parts.count == 3, let last = Int(parts[2]) {
+            let guideline = "\(parts[0]).\(parts[1])."
+            let neighbours = criteria
+                .filter { $0.number.hasPrefix(guideline) }
+                .compactMap { criterion in Int(criterion.number.dropFirst(guideline.count)).map { (criterion.number, abs($0 - last)) } }
+                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+            if !neighbours.isEmpty { return neighbours.prefix(2).map(\.0) }
+        }
+        return Suggestions.closest(to: number, among: criteria.map(\.number), limit: 2)
     }
 }

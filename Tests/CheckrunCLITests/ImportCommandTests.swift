@@ -1,0 +1,64 @@
+import CheckrunModel
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+@Suite struct ImportCommandTests {
+    let seeds = Repository.path("Tests/Fixtures/seeds")
+
+    @Test func writesProtocolsThatPassLintAndNeverOverwritesWithoutForce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path("protocols")
+        let pages = ["000_8e018cc43fb1914c.txt", "001_505cf892b4e0d64b.txt", "003_57918516d2719cbd.txt", "004_2959898c3ab0ac2f.txt"].map { "\(seeds)/\($0)" }
+        let first = try Checkrun.run(["import"] + pages + ["--out", out])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Wrote \(out)/tiny-target.json: Tiny Target, 3 checks, status ready."))
+        #expect(first.stderr.contains("warning: \"Check:\" sentence imported as draft check \"decision-1\""))
+        let lint = try Checkrun.run(["lint", out])
+        #expect(lint.status == 0, "\(lint.stdout)")
+        #expect(lint.stderr.contains("4 files checked, no problems."))
+
+        let written = try String(contentsOfFile: "\(out)/tiny-target.json", encoding: .utf8)
+        let again = try Checkrun.run(["import", "\(seeds)/001_505cf892b4e0d64b.txt", "--out", out])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("tiny-target.json exists already; pass --force to overwrite it"))
+        #expect(again.stderr.contains("nothing was written"))
+        let forced = try Checkrun.run(["import", "\(seeds)/001_505cf892b4e0d64b.txt", "--out", out, "--force"])
+        #expect(forced.status == 0)
+        #expect(try String(contentsOfFile: "\(out)/tiny-target.json", encoding: .utf8) == written, "same page, same ids, same file")
+    }
+
+    @Test func dryRunPrintsJSONAndWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try Checkrun.run(["import", "\(seeds)/004_2959898c3ab0ac2f.txt", "--dry-run", "--out", folder.path("out")])
+        #expect(result.status == 0)
+        let document = try JSONParser.parse(result.stdout)
+        #expect(document["id"]?.stringValue == "over-grouped-control")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
+
+    @Test func aPageWithoutChecksFailsAndNothingIsWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path("out")
+        let result = try Checkrun.run(["import", "\(seeds)/001_505cf892b4e0d64b.txt", "\(seeds)/002_a83402323fac066f.txt", "--out", out])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("002_a83402323fac066f.txt: no check found"))
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/tiny-target.json"), "one bad page writes nothing")
+    }
+
+    @Test func badPagesGetClearErrors() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let noTask = try folder.write("no-task.md", "# Page\n\n**Profile:** VoiceOver\n**Expected:** it works\n")
+        let binary = try folder.write("image.png", bytes: [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
+        let result = try Checkrun.run(["import", noTask, binary, "/no/such/page.txt", "--out", folder.path("out")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no-task.md:3: the Profile \"VoiceOver\" has no Task"))
+        #expect(result.stderr.contains("image.png: not UTF-8 text"))
+        #expect(result.stderr.contains("/no/such/page.txt: cannot read the page"))
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+}

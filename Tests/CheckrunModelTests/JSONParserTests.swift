@@ -1,0 +1,77 @@
+import CheckrunModel
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test func recordsTheLineAndColumnOfEveryValueAndKey() throws {
+        let node = try JSONParser.parse("{\n  \"id\": \"x\",\n  \"list\": [1, 2.5, \"é\", true, null]\n}")
+        #expect(node.location == SourceLocation(line: 1, column: 1))
+        #expect(node.member("list")?.keyLocation == SourceLocation(line: 3, column: 3))
+        let items = try #require(node["list"]?.arrayValue)
+        #expect(items[0].value == .integer(1))
+        #expect(items[1].value == .number(2.5))
+        #expect(items[2].location == SourceLocation(line: 3, column: 20))
+        #expect(items[3].location == SourceLocation(line: 3, column: 25), "columns count characters, not bytes")
+    }
+
+    @Test func keepsIntegersApartFromOtherNumbers() throws {
+        #expect(try JSONParser.parse("10").value == .integer(10))
+        if case .number = try JSONParser.parse("1e3").value {} else { Issue.record("1e3 is not an integer literal") }
+        #expect(try JSONParser.parse("true").value != .integer(1))
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let node = try JSONParser.parse(#""a\"b\\c\n\u00e9\ud83d\ude00""#)
+        #expect(node.stringValue == "a\"b\\c\né😀")
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1,}", 1, 9, "trailing comma"),
+        ("{\"a\": 1 \"b\": 2}", 1, 9, "comma is probably missing"),
+        ("{\n  \"a\": 1,\n  \"a\": 2\n}", 3, 3, "duplicate key \"a\""),
+        ("{'a': 1}", 1, 2, "double quotes"),
+        ("[1, 2", 1, 6, "']' is missing"),
+        ("{\"a\": \"x\n\"}", 1, 9, "closing '\"' is missing"),
+        ("{\"a\": True}", 1, 7, "lower case"),
+        ("{\"a\": 01}", 1, 8, "leading zeros"),
+        ("{} {}", 1, 4, "after the end"),
+    ])
+    func reportsSyntaxErrorsWithTheirPlace(text: String, line: Int, column: Int, fragment: String) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.location == SourceLocation(line: line, column: column), "\(text): \(error.message)")
+            #expect(error.message.contains(fragment), "\(error.message)")
+        }
+    }
+
+    @Test func refusesDeepNestingWithoutCrashing() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+        do { _ = try JSONParser.parse(deep) } catch {
+            #expect(error.message.contains("nested more than"))
+        }
+    }
+
+    @Test func writesWhatItReads() throws {
+        let text = """
+        {
+          "id": "x",
+          "expected": [
+            "a \\"quoted\\" × outcome",
+            {
+              "text": "t",
+              "atLeast": 10
+            }
+          ],
+          "wcag": ["2.5.8", "4.1.2"]
+        }
+
+        """
+        #expect(JSONWriter.write(try JSONParser.parse(text).value) == text)
+    }
+
+    @Test func comparesStringsByUnicodeScalars() {
+        #expect(JSONValue.string("ä") != JSONValue.string("a\u{308}"))
+    }
+}

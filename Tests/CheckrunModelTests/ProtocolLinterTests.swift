@@ -1,0 +1,111 @@
+import CheckrunModel
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+@Suite struct ProtocolLinterTests {
+    let linter = ProtocolLinter()
+
+    static let valid = """
+    {
+      "$schema": "../Schemas/protocol.schema.json",
+      "id": "sample",
+      "title": "Sample",
+      "status": "ready",
+      "source": "sample.txt",
+      "wcag": ["2.5.8"],
+      "checks": [
+        {
+          "id": "touch",
+          "profile": "touch, one hand",
+          "task": "close the sheet 10 times in a row",
+          "expected": [
+            {"text": "10 out of 10 hits", "counter": "hits", "atLeast": 10, "outOf": 10},
+            "Delete never triggered"
+          ],
+          "counters": [{"id": "hits", "label": "hits"}]
+        }
+      ]
+    }
+    """
+
+    func problems(_ text: String, file: String = "sample.json") -> [LintProblem] {
+        linter.lint(bytes: Array(text.utf8), fileName: file).problems
+    }
+
+    @Test func aValidProtocolDecodesWithItsTarget() throws {
+        let result = linter.lint(bytes: Array(Self.valid.utf8), fileName: "protocols/sample.json")
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let check = try #require(result.document?.checks.first)
+        #expect(check.expected[0].target == NumericTarget(counter: "hits", atLeast: 10, outOf: 10))
+        #expect(check.expected[0].target?.isMet(by: 9) == false)
+        #expect(check.expected[0].target?.isMet(by: 10) == true)
+        #expect(check.expected[1] == ExpectedOutcome("Delete never triggered"))
+    }
+
+    @Test func everyProtocolInTheRepositoryIsClean() throws {
+        let library = try ProtocolLibrary.load(directory: Repository.path("protocols"))
+        #expect(library.problems.isEmpty, "\(library.problems.map(\.description))")
+        #expect(library.documents.map(\.id) == ["assistive-access", "motor-accessibility", "over-grouped-control", "system-gesture-safe-zone", "tiny-target"])
+    }
+
+    @Test func malformedJSONNamesTheLineAndColumn() {
+        let broken = Self.valid.replacingOccurrences(of: "\"title\": \"Sample\",", with: "\"title\": \"Sample\"")
+        let found = problems(broken)
+        #expect(found.count == 1)
+        #expect(found.first?.description.hasPrefix("sample.json:5:3: invalid JSON: expected ',' or '}'") == true, "\(found)")
+    }
+
+    @Test func aWrongTypeNamesThePointerAndTheFix() {
+        let found = problems(Self.valid.replacingOccurrences(of: "\"title\": \"Sample\"", with: "\"title\": 42"))
+        #expect(found.map(\.description) == ["sample.json:4:12: /title: expected a string, found a number — The catalog entry's title, e.g. \"Tiny Target\"."])
+    }
+
+    @Test func anUnknownKeyIsPlacedAtTheKeyWithASuggestion() {
+        let found = problems(Self.valid.replacingOccurrences(of: "\"task\":", with: "\"tsak\":"))
+        let lines = found.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("sample.json:12:7: /checks/0/tsak: unknown key \"tsak\". Did you mean \"task\"?") }, "\(lines)")
+        #expect(lines.contains { $0.contains("/checks/0: missing \"task\"") && $0.contains("is \"tsak\" meant to be \"task\"?") }, "\(lines)")
+    }
+
+    @Test func anUnknownWCAGNumberIsReportedWithTheNearestCriteria() {
+        let found = problems(Self.valid.replacingOccurrences(of: "[\"2.5.8\"]", with: "[\"2.5.9\"]"))
+        #expect(found.map(\.description) == ["sample.json:7:12: /wcag/0: \"2.5.9\" is not a WCAG 2.2 success criterion; did you mean \"2.5.8 Target Size (Minimum)\" or \"2.5.7 Dragging Movements\"?"])
+    }
+
+    @Test func duplicateIdsAndMissingCountersAreAllReported() {
+        var text = Self.valid.replacingOccurrences(of: "\"counter\": \"hits\"", with: "\"counter\": \"hit\"")
+        text = text.replacingOccurrences(of: "\"checks\": [\n    {", with: "\"checks\": [\n    {\"id\": \"touch\", \"profile\": \"p\", \"task\": \"t\", \"expected\": [\"e\"]},\n    {")
+        let found = problems(text).map(\.description)
+        #expect(found.count == 2, "\(found)")
+        #expect(found.contains { $0.contains("/checks/1/id: duplicate check id \"touch\" (also /checks/0/id)") })
+        #expect(found.contains { $0.contains("/checks/1/expected/0/counter: no counter \"hit\" in this check. Did you mean \"hits\"?") })
+    }
+
+    @Test func theIdMustMatchTheFileName() {
+        let found = problems(Self.valid, file: "protocols/other.json").map(\.description)
+        #expect(found == ["protocols/other.json:3:9: /id: the id \"sample\" differs from the file name \"other.json\"; rename the file to sample.json or set the id to \"other\""])
+    }
+
+    @Test func impossibleTargetsAndUnreviewedReadyProtocolsAreCaught() {
+        var text = Self.valid.replacingOccurrences(of: "\"atLeast\": 10, \"outOf\": 10", with: "\"atLeast\": 11, \"outOf\": 10")
+        text = text.replacingOccurrences(of: "\"counters\":", with: "\"review\": \"check me\", \"counters\":")
+        let found = problems(text).map(\.description)
+        #expect(found.contains { $0.contains("/status: the status is \"ready\" but a check is still marked for review") })
+        #expect(found.contains { $0.contains("atLeast 11 is more than outOf 10") })
+    }
+
+    @Test func emptyBinaryHugeAndDeepFilesGetClearMessages() throws {
+        #expect(problems("").map(\.description) == ["sample.json:1:1: the file is empty; a protocol file is a JSON object with id, title, status, source, wcag and checks (see Schemas/protocol.schema.json, or run `checkrun import`)"])
+        let binary = linter.lint(bytes: [0x7B, 0x0A, 0x22, 0xFF, 0x00], fileName: "x.json").problems
+        #expect(binary.first?.description == "x.json:2:2: this is not UTF-8 text (byte 0xFF at line 2, column 2); a protocol file is JSON text — is this the right file?")
+        let huge = [UInt8](repeating: 0x20, count: 5 << 20)
+        #expect(linter.lint(bytes: huge, fileName: "big.json").problems.first?.message.contains("larger than 1 MB") == true)
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(problems(deep).first?.message.contains("nested more than 64 levels") == true)
+    }
+
+    @Test func aMissingFileIsAClearError() {
+        #expect(throws: ProtocolLibrary.LoadError.self) { try ProtocolLibrary.load(directory: "/no/such/folder") }
+    }
+}

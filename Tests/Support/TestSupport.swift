@@ -1,0 +1,143 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the package's own files are, found from this source file, so tests never need
+/// anything outside the clone.
+public enum Repository {
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func path(_ relative: String) -> String {
+        root.appendingPathComponent(relative).path
+    }
+
+    public static func text(_ relative: String) throws -> String {
+        try String(contentsOfFile: path(relative), encoding: .utf8)
+    }
+
+    /// The `../shared` folder beside the clone, when there is one (a user's clone has none).
+    public static var shared: URL? {
+        let url = root.deletingLastPathComponent().appendingPathComponent("shared")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}
+
+/// A fresh folder under the system's temporary directory, removed by `remove()`.
+public struct TemporaryFolder: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public var path: String { url.path }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let target = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target)
+        return target.path
+    }
+
+    @discardableResult
+    public func write(_ name: String, bytes: [UInt8]) throws -> String {
+        let target = url.appendingPathComponent(name)
+        try Data(bytes).write(to: target)
+        return target.path
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// What a run of the built `checkrun` printed and returned.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var timedOut: Bool
+}
+
+/// Runs the built `checkrun` binary as a user would: a real process, real exit code.
+public enum Checkrun {
+    /// The binary SwiftPM built beside the test bundle.
+    public static var executable: String {
+        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("checkrun").path,
+            bundleDirectory.appendingPathComponent("checkrun").path,
+            Bundle.main.bundleURL.appendingPathComponent("checkrun").path,
+            Repository.path(".build/debug/checkrun"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[candidates.count - 1]
+    }
+
+    /// Runs checkrun with `arguments` in `directory`, feeding `input` on standard input.
+    public static func run(
+        _ arguments: [String], in directory: String? = nil, input: String? = nil,
+        environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        env["CHECKRUN_ACCESSIBLE"] = nil
+        env["CHECKRUN_PROTOCOLS"] = nil
+        env["CHECKRUN_DB"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        let collected = Collected()
+        let group = DispatchGroup()
+        for (index, pipe) in [outPipe, errPipe].enumerated() {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.set(index, data)
+                group.leave()
+            }
+        }
+        let timedOut = group.wait(timeout: .now() + timeout) == .timedOut
+        if timedOut { process.terminate() }
+        process.waitUntilExit()
+        _ = group.wait(timeout: .now() + 5)
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: collected.get(0), as: UTF8.self),
+            stderr: String(decoding: collected.get(1), as: UTF8.self),
+            timedOut: timedOut)
+    }
+}
+
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: [Int: Data] = [:]
+
+    func set(_ index: Int, _ value: Data) {
+        lock.lock()
+        data[index] = value
+        lock.unlock()
+    }
+
+    func get(_ index: Int) -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data[index] ?? Data()
+    }
+}
