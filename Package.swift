@@ -15,11 +15,17 @@ let package = Package(
         // Domain model, protocol files, schema validation, lint and catalog import.
         .target(name: "CheckrunModel"),
 
+        // Sessions and results in one SQLite file; SQL stays here, next to the code that runs it.
+        .target(name: "CheckrunStore", dependencies: ["CSQLite", "CheckrunModel"]),
+
+        // The walk: a state machine over a session's checks that knows nothing of terminals.
+        .target(name: "CheckrunWalk", dependencies: ["CheckrunModel"]),
+
         // Raw mode, keys, colour and signals: everything that knows about a terminal.
         .target(name: "CheckrunTerminal"),
 
         // Command definitions, argument parsing and wiring; the executable only calls in.
-        .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunTerminal"]),
+        .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunWalk", "CheckrunTerminal"]),
 
         .executableTarget(name: "checkrun", dependencies: ["CheckrunCLI"]),
 

@@ -1,4 +1,5 @@
 import CheckrunModel
+import CheckrunTerminal
 import Foundation
 
 /// The entry point: finds the command, parses its arguments against its declaration, runs it,
@@ -7,6 +8,10 @@ public enum CheckrunCLI {
     public static let version = "0.1.0"
 
     static let commands: [any CheckrunCommand.Type] = [
+        RunCommand.self,
+        ResumeCommand.self,
+        SessionsCommand.self,
+        RecordCommand.self,
         LintCommand.self,
         ImportCommand.self,
         ListCommand.self,
@@ -28,6 +33,7 @@ public enum CheckrunCLI {
     }
 
     public static func main() -> Never {
+        SignalTrap.clearSignalMask()
         let code = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         exit(code)
     }

@@ -29,6 +29,17 @@ public final class CommandContext: @unchecked Sendable {
         Swift.print(text)
     }
 
+    /// Writes text without a line end and flushes, for an answer typed on the same line.
+    public func prompt(_ text: String) {
+        Swift.print(text, terminator: "")
+        fflush(nil)
+    }
+
+    /// Flushes standard output, so everything said so far is on screen before input is read.
+    public func flush() {
+        fflush(nil)
+    }
+
     /// Writes to standard error: diagnostics, warnings and progress, never data.
     public func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

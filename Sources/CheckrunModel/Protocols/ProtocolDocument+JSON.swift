@@ -102,3 +102,11 @@ extension Counter {
 private func member(_ key: String, _ value: JSONValue) -> JSONMember {
     JSONMember(key, JSONNode(value))
 }
+
+extension ProtocolDocument {
+    /// SHA-256 of the protocol as checkrun writes it, so formatting does not matter but any change
+    /// of content does. Results keep it, and reports show when a protocol changed after testing.
+    public var contentHash: String {
+        SHA256.hex(fileText)
+    }
+}

@@ -89,7 +89,7 @@ extension ProtocolSchema {
           "items": { "$ref": "#/$defs/counter" }
         },
         "timeLimit": {
-          "description": "Seconds the task must finish within, e.g. 60 for a payment timeout.",
+          "description": "Seconds the task should finish within, e.g. 60 for a payment timeout; the walk and the reports flag a timing over it.",
           "type": "integer",
           "minimum": 1
         },

@@ -1,0 +1,53 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunWalk
+
+/// `checkrun resume`: continue a session at its first unanswered step.
+struct ResumeCommand: CheckrunCommand {
+    static let definition = CommandDefinition(
+        name: "resume",
+        abstract: "Continue the newest unfinished session, or the one named, where it stopped.",
+        arguments: [ArgumentDefinition("SESSION", help: "A session id or its first characters (see `checkrun sessions`).", optional: true)],
+        options: [StoreOptions.database],
+        examples: [
+            Example("checkrun resume", "Continue the newest unfinished session."),
+            Example("checkrun resume 3f2a91c4", "Continue that session."),
+        ])
+
+    static func run(_ context: CommandContext) throws -> Int32 {
+        let store = try context.openStore()
+        let session: Session
+        if let id = context.arguments.positionals.first {
+            guard let found = try store.session(matching: id) else {
+                throw CommandFailure("no session \"\(id)\" in \(context.databasePath); `checkrun sessions` lists them")
+            }
+            session = found
+        } else {
+            guard let found = try store.latestUnfinishedSession() else {
+                throw CommandFailure("no unfinished session in \(context.databasePath); start one with `checkrun run --release R --build B`")
+            }
+            session = found
+        }
+        if session.finishedAt != nil {
+            context.print("Session \(session.shortID) is complete. To walk a check again, start a new session: checkrun run --release \(session.release) --build \(session.build) --check ID")
+            return 0
+        }
+        let library = try context.loadProtocols()
+        var plan: [CheckReference] = []
+        var missing: [String] = []
+        for name in session.plan {
+            if let reference = library.check(named: name) { plan.append(reference) } else { missing.append(name) }
+        }
+        if !missing.isEmpty {
+            context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
+        }
+        let results = try store.results(inSession: session.id)
+        let walk = Walk(session: session, plan: plan, results: results) { name in
+            (try? store.nextAttempt(check: name, release: session.release, build: session.build, device: session.device)) ?? 1
+        }
+        let done = walk.results.filter(\.isComplete).count
+        context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
+        var runner = WalkRunner(walk: walk, store: store, context: context)
+        return try runner.run()
+    }
+}

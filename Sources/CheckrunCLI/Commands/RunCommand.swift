@@ -1,0 +1,76 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTerminal
+import CheckrunWalk
+import Foundation
+
+/// `checkrun run`: start a session for one release, build and device, and walk it.
+struct RunCommand: CheckrunCommand {
+    static let definition = CommandDefinition(
+        name: "run",
+        abstract: "Start a test session and walk its checks, saving every answer at once.",
+        discussion: """
+        For each check: the stopwatch (Enter starts and stops it, p pauses, space or + tallies a stop,
+        - takes one back, or type t 1:20), then each expected outcome (p pass, f fail, n not
+        applicable), each counter, and notes. At every prompt: ? help, b back, s skip, x block, q quit.
+        Answers can also be piped on standard input, one per line. A closed terminal loses nothing:
+        continue with `checkrun resume`.
+        """,
+        options: [
+            OptionDefinition("release", .value("R"), help: "The release under test, e.g. 2.4 (asked for on a terminal)."),
+            OptionDefinition("build", .value("B"), help: "The build under test, e.g. 311 (asked for on a terminal)."),
+            OptionDefinition("device", .value("TEXT"), help: "The device, e.g. \"iPhone 15, iOS 18.2\"."),
+            OptionDefinition("os", .value("VERSION"), help: "The OS version, e.g. 18.2."),
+            OptionDefinition("tester", .value("NAME"), help: "Who is testing (default: $USER)."),
+            OptionDefinition("protocol", .repeated("ID"), help: "Only the checks of this protocol (repeatable)."),
+            OptionDefinition("check", .repeated("ID"), help: "Only this check, as protocol/check (repeatable)."),
+            OptionDefinition("profile", .value("TEXT"), help: "Only checks whose profile contains TEXT, e.g. VoiceOver."),
+            StoreOptions.database,
+        ],
+        examples: [
+            Example("checkrun run --release 2.4 --build 311 --device \"iPhone 15\"", "Walk every check in ./protocols."),
+            Example("checkrun run --release 2.4 --build 311 --profile \"Switch Control\" --accessible", "Walk the Switch Control checks with screen-reader-friendly output."),
+            Example("printf '\\np\\nf Delete fired\\n\\n' | checkrun run --release 2.4 --build 311 --check tiny-target/touch-one-hand", "Answer from a script."),
+        ])
+
+    static func run(_ context: CommandContext) throws -> Int32 {
+        let library = try context.loadProtocols()
+        let checks = try CheckFilter(context.arguments).apply(to: library)
+        guard !checks.isEmpty else {
+            throw CommandFailure("no check matches the filters; see `checkrun list` with the same filters")
+        }
+        let release = try required("release", "Release", context)
+        let build = try required("build", "Build", context)
+        let store = try context.openStore()
+        let session = Session(
+            release: release, build: build, device: context.arguments.value("device") ?? "",
+            osVersion: context.arguments.value("os") ?? "",
+            tester: context.arguments.value("tester") ?? context.environment["USER"] ?? "",
+            plan: checks.map(\.name))
+        try store.insert(session)
+        context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databasePath).")
+        context.print("Type ? at any prompt for the keys.")
+        let walk = Walk(session: session, plan: checks, results: []) { name in
+            (try? store.nextAttempt(check: name, release: release, build: build, device: session.device)) ?? 1
+        }
+        var runner = WalkRunner(walk: walk, store: store, context: context)
+        return try runner.run()
+    }
+
+    /// A value from its option; on a terminal a missing one is asked for, otherwise it is a usage error.
+    private static func required(_ option: String, _ label: String, _ context: CommandContext) throws -> String {
+        if let value = context.arguments.value(option), !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw UsageError("missing --\(option): name the \(label.lowercased()) under test, e.g. --\(option) \(option == "release" ? "2.4" : "311")", command: "run")
+        }
+        while true {
+            context.prompt("\(label): ")
+            guard let line = Swift.readLine(strippingNewline: true) else {
+                throw CommandFailure("no \(label.lowercased()) given; nothing was started")
+            }
+            let value = line.trimmingCharacters(in: .whitespaces)
+            if !value.isEmpty { return value }
+            context.print("The \(label.lowercased()) is required, e.g. \(option == "release" ? "2.4" : "311").")
+        }
+    }
+}

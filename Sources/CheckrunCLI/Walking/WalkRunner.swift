@@ -1,0 +1,107 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTerminal
+import CheckrunWalk
+import Foundation
+
+/// Drives a `Walk` from a terminal or from piped input, saving every answer as it is given.
+/// Output is line-oriented and only appends: no redraws, nothing that ticks.
+struct WalkRunner {
+    var walk: Walk
+    let store: ResultStore
+    let context: CommandContext
+
+    enum Ending {
+        case finished, quit, endOfInput, interrupted
+    }
+
+    private var resumeHint: String { "checkrun resume \(walk.session.shortID)" + (context.arguments.value("db").map { " --db \($0)" } ?? "") }
+
+    mutating func run() throws -> Int32 {
+        let terminal = Terminal()
+        let reader = InputReader()
+        SignalTrap.install(message: "\nInterrupted. Everything answered is saved. Resume with: \(resumeHint)\n")
+        defer { terminal?.restore() }
+
+        emit(walk.introduce())
+        var ending = Ending.finished
+        loop: while let prompt = walk.prompt {
+            context.print(context.out.bold(prompt.text))
+            let input: String
+            if prompt.mode == .stopwatch, let terminal {
+                context.flush()
+                terminal.enterRawMode()
+                let key = terminal.readKey(from: reader)
+                terminal.restore()
+                switch key {
+                case .enter: input = ""
+                case .character(let character): input = String(character)
+                case .interrupt: ending = .interrupted; break loop
+                case .endOfInput: ending = .endOfInput; break loop
+                }
+            } else {
+                if terminal != nil { context.prompt("> ") } else { context.flush() }
+                guard let line = reader.readLine() else {
+                    if terminal != nil { context.print() }
+                    ending = .endOfInput
+                    break loop
+                }
+                input = line
+                if terminal == nil { context.print("> " + DisplayText.preview(line, limit: 500)) }
+            }
+            let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime)
+            var stop: Ending?
+            for event in events {
+                switch event {
+                case .say(let line): context.print(line)
+                case .hint(let line): context.print(context.out.dim(line))
+                case .save(let result): try save(result)
+                case .quit: stop = .quit
+                case .finished: stop = .finished
+                }
+            }
+            if let stop { ending = stop; break loop }
+            emit(walk.introduce())
+        }
+        terminal?.restore()
+        return try finish(ending)
+    }
+
+    private func emit(_ events: [WalkEvent]) {
+        for event in events {
+            if case .say(let line) = event {
+                context.print(line.hasPrefix("Check ") ? context.out.bold(line) : line)
+            }
+        }
+    }
+
+    private func save(_ result: CheckResult) throws {
+        do {
+            try SignalTrap.deferringSignals { try store.save(result) }
+        } catch {
+            throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
+        }
+    }
+
+    private func finish(_ ending: Ending) throws -> Int32 {
+        let remaining = walk.results.filter { !$0.isComplete }.count
+        switch ending {
+        case .finished:
+            try store.finish(sessionID: walk.session.id)
+            let verdicts = walk.results.compactMap(\.verdict)
+            let counts = Verdict.allCases.map { verdict in (verdict, verdicts.filter { $0 == verdict }.count) }.filter { $0.1 > 0 }
+            context.print()
+            context.print("Session \(walk.session.shortID) complete: \(walk.results.count) check\(walk.results.count == 1 ? "" : "s"), " + counts.map { "\($0.1) \($0.0.pastTense)" }.joined(separator: ", ") + ".")
+            return 0
+        case .quit:
+            context.print("Saved, \(remaining) check\(remaining == 1 ? "" : "s") left. Resume with: \(resumeHint)")
+            return 0
+        case .endOfInput:
+            context.print("End of input with \(remaining) check\(remaining == 1 ? "" : "s") left. Everything answered is saved. Resume with: \(resumeHint)")
+            return 1
+        case .interrupted:
+            context.print("Interrupted. Everything answered is saved. Resume with: \(resumeHint)")
+            return 130
+        }
+    }
+}

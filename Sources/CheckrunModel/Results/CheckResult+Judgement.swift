@@ -1,0 +1,56 @@
+/// How a result is judged against its check: the outcomes decide, a counter over its ceiling
+/// fails, and a time over the limit is flagged for the tester (the outcomes say whether it matters).
+extension CheckResult {
+    /// What went wrong, in words, for the result line and the reports.
+    public func failures(against check: Check) -> [String] {
+        var reasons: [String] = []
+        let failed = outcomes.compactMap { $0 }.filter { $0.verdict == .fail }.count
+        if failed > 0 {
+            reasons.append("\(failed) of \(check.expected.count) expected outcome\(check.expected.count == 1 ? "" : "s") failed")
+        }
+        for counter in check.counters {
+            if let ceiling = counter.ceiling, let value = counters[counter.id]?.value, value > ceiling {
+                reasons.append("\(counter.id) \(value), above the ceiling of \(ceiling)")
+            }
+        }
+        return reasons
+    }
+
+    /// The verdict the answers add up to; blocked and skipped are the tester's own word.
+    /// A draft check with no expected outcomes keeps the verdict the tester gave it.
+    public func derivedVerdict(against check: Check) -> Verdict {
+        if let verdict, verdict == .blocked || verdict == .skipped || check.expected.isEmpty { return verdict }
+        return failures(against: check).isEmpty ? .pass : .fail
+    }
+
+    /// Whether the timing went over the check's time limit.
+    public func isOverTimeLimit(_ check: Check) -> Bool {
+        guard let limit = check.timeLimit, let seconds = activeSeconds else { return false }
+        return seconds > Double(limit)
+    }
+
+    /// "fail, 1 of 3 expected outcomes failed" or "pass, 3 of 3 expected outcomes passed".
+    public func summary(against check: Check) -> String {
+        guard let verdict else { return "in progress" }
+        switch verdict {
+        case .blocked: return "blocked" + (blockedReason.map { ": \($0)" } ?? "")
+        case .skipped: return "skipped"
+        case .fail, .pass:
+            var parts = verdict == .fail ? failures(against: check) : []
+            if verdict == .pass {
+                let answered = outcomes.compactMap { $0 }
+                let passed = answered.filter { $0.verdict == .pass }.count
+                let notApplicable = answered.filter { $0.verdict == .notApplicable }.count
+                if !check.expected.isEmpty {
+                    var text = "\(passed) of \(check.expected.count) expected outcome\(check.expected.count == 1 ? "" : "s") passed"
+                    if notApplicable > 0 { text += ", \(notApplicable) not applicable" }
+                    parts.append(text)
+                }
+            }
+            if isOverTimeLimit(check), let limit = check.timeLimit {
+                parts.append("time over the \(limit)-second limit")
+            }
+            return ([verdict.rawValue] + parts).joined(separator: ", ")
+        }
+    }
+}

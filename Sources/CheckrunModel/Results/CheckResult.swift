@@ -1,0 +1,126 @@
+import Foundation
+
+/// A stopwatch event. `at` is seconds on a monotonic clock since the stopwatch was first
+/// started, so wall-clock changes never alter a timing; `typedSeconds` is a time typed in.
+public struct StopwatchEvent: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case start, pause, resume, stop, typed
+    }
+
+    public var kind: Kind
+    public var at: Double
+    public var typedSeconds: Double?
+    public var recordedAt: Date
+
+    public init(_ kind: Kind, at: Double, typedSeconds: Double? = nil, recordedAt: Date = Date()) {
+        self.kind = kind
+        self.at = at
+        self.typedSeconds = typedSeconds
+        self.recordedAt = recordedAt
+    }
+
+    /// Active seconds of a sequence of events: running spans only, pauses left out. A typed
+    /// time replaces whatever was measured before it.
+    public static func activeSeconds(of events: [StopwatchEvent]) -> Double? {
+        var total = 0.0
+        var runningSince: Double?
+        var measured = false
+        for event in events {
+            switch event.kind {
+            case .start:
+                total = 0
+                runningSince = event.at
+                measured = false
+            case .resume:
+                if runningSince == nil { runningSince = event.at }
+            case .pause:
+                if let since = runningSince { total += event.at - since }
+                runningSince = nil
+            case .stop:
+                if let since = runningSince { total += event.at - since }
+                runningSince = nil
+                measured = true
+            case .typed:
+                total = event.typedSeconds ?? 0
+                runningSince = nil
+                measured = true
+            }
+        }
+        return measured ? max(0, total) : nil
+    }
+}
+
+/// A tester's answer about one expected outcome.
+public struct OutcomeAnswer: Sendable, Equatable {
+    public var verdict: OutcomeVerdict
+    /// The number given for an outcome with a numeric target.
+    public var value: Int?
+    public var note: String?
+    public var answeredAt: Date
+
+    public init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil, answeredAt: Date = Date()) {
+        self.verdict = verdict
+        self.value = value
+        self.note = note
+        self.answeredAt = answeredAt
+    }
+}
+
+/// A counter's value and when it was given.
+public struct CounterValue: Sendable, Equatable {
+    public var value: Int
+    public var answeredAt: Date
+
+    public init(_ value: Int, answeredAt: Date = Date()) {
+        self.value = value
+        self.answeredAt = answeredAt
+    }
+}
+
+/// Everything recorded about one attempt at one check, complete or still in progress.
+public struct CheckResult: Sendable, Equatable {
+    public var id: UUID
+    public var sessionID: UUID
+    /// `protocol/check`.
+    public var check: String
+    public var protocolHash: String
+    public var attempt: Int
+    public var stopwatch: [StopwatchEvent]
+    /// Stops tallied with the stopwatch running; the first counter's default.
+    public var tally: Int
+    /// One slot per expected outcome, nil until answered.
+    public var outcomes: [OutcomeAnswer?]
+    public var counters: [String: CounterValue]
+    /// nil until the notes step is answered; "" when the tester left them empty.
+    public var notes: String?
+    public var notesAnsweredAt: Date?
+    /// Set when the check is complete.
+    public var verdict: Verdict?
+    public var blockedReason: String?
+    public var startedAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: UUID = UUID(), sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,
+        startedAt: Date = Date()
+    ) {
+        self.id = id
+        self.sessionID = sessionID
+        self.check = check
+        self.protocolHash = protocolHash
+        self.attempt = attempt
+        self.stopwatch = []
+        self.tally = 0
+        self.outcomes = Array(repeating: nil, count: outcomeCount)
+        self.counters = [:]
+        self.notes = nil
+        self.verdict = nil
+        self.blockedReason = nil
+        self.startedAt = startedAt
+        self.updatedAt = startedAt
+    }
+
+    public var activeSeconds: Double? { StopwatchEvent.activeSeconds(of: stopwatch) }
+
+    public var isComplete: Bool { verdict != nil }
+}

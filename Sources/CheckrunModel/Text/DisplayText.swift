@@ -1,0 +1,26 @@
+/// Text typed by a tester is stored exactly as typed, but shown neutralised: control characters
+/// and terminal escape sequences become visible `\u{…}` marks, so a pasted escape can never
+/// move the cursor, change colours or retitle a tester's terminal.
+public enum DisplayText {
+    public static func neutralised(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09: result += " "
+            case 0x0A: result += " / "
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A neutralised text cut to `limit` characters, saying how much was left out.
+    public static func preview(_ text: String, limit: Int = 200) -> String {
+        let safe = neutralised(text)
+        guard safe.count > limit else { return safe }
+        return String(safe.prefix(limit)) + "… (\(text.count) characters in all)"
+    }
+}

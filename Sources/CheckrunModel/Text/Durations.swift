@@ -1,0 +1,46 @@
+import Foundation
+
+/// Times as testers type them and as checkrun says them.
+public enum Durations {
+    /// Reads "80", "80s", "1:20", "1m20s", "1m 20s", "2m" or "1.5" as seconds; nil when it is none of these.
+    public static func parse(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !trimmed.isEmpty else { return nil }
+        let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2 || parts.count == 3 {
+            let numbers = parts.map { Double($0) }
+            guard numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+            let values = numbers.compactMap { $0 }
+            guard values.dropFirst().allSatisfy({ $0 < 60 }) else { return nil }
+            return values.reduce(0) { $0 * 60 + $1 }
+        }
+        let pattern = #"^(?:(\d+(?:\.\d+)?)\s*h)?\s*(?:(\d+(?:\.\d+)?)\s*m(?:in)?)?\s*(?:(\d+(?:\.\d+)?)\s*s?(?:ec)?)?$"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: trimmed, range: NSRange(trimmed.startIndex..., in: trimmed)) else { return nil }
+        var total = 0.0
+        var found = false
+        for (group, factor) in [(1, 3600.0), (2, 60.0), (3, 1.0)] {
+            if let range = Range(match.range(at: group), in: trimmed), let value = Double(trimmed[range]) {
+                total += value * factor
+                found = true
+            }
+        }
+        return found ? total : nil
+    }
+
+    /// "12.4 seconds", "1 minute 20 seconds": a time in words, as a screen reader should say it.
+    public static func spoken(_ seconds: Double) -> String {
+        if seconds < 60 {
+            let rounded = (seconds * 10).rounded() / 10
+            let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+            return "\(text) second\(text == "1" ? "" : "s")"
+        }
+        let whole = Int(seconds.rounded())
+        let hours = whole / 3600, minutes = (whole % 3600) / 60, rest = whole % 60
+        var parts: [String] = []
+        if hours > 0 { parts.append("\(hours) hour\(hours == 1 ? "" : "s")") }
+        if minutes > 0 { parts.append("\(minutes) minute\(minutes == 1 ? "" : "s")") }
+        if rest > 0 { parts.append("\(rest) second\(rest == 1 ? "" : "s")") }
+        return parts.joined(separator: " ")
+    }
+}

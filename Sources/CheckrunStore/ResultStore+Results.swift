@@ -1,0 +1,100 @@
+import CheckrunModel
+import Foundation
+
+/// Saving and reading check results: one transaction per save, so each answer is durable
+/// the moment the tester gives it.
+extension ResultStore {
+    /// Saves the whole state of one result, replacing what was saved for it before.
+    public func save(_ result: CheckResult) throws {
+        try database.transaction {
+            let id = SQLValue.text(result.id.uuidString)
+            try database.run(
+                """
+                INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason,
+                    active_seconds, tally, notes, notes_answered_at, started_at, updated_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                ON CONFLICT (id) DO UPDATE SET verdict = ?6, blocked_reason = ?7, active_seconds = ?8, tally = ?9,
+                    notes = ?10, notes_answered_at = ?11, updated_at = ?13
+                """,
+                [id, .text(result.sessionID.uuidString), .text(result.check), .text(result.protocolHash),
+                 .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
+                 SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
+                 SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
+            try database.run("DELETE FROM outcome_answers WHERE result_id = ?", [id])
+            for (position, answer) in result.outcomes.enumerated() {
+                guard let answer else { continue }
+                try database.run(
+                    "INSERT INTO outcome_answers (result_id, position, verdict, value, note, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [id, .integer(Int64(position)), .text(answer.verdict.rawValue), SQLValue(answer.value),
+                     SQLValue(answer.note), SQLValue(answer.answeredAt)])
+            }
+            try database.run("DELETE FROM counter_values WHERE result_id = ?", [id])
+            for (name, counter) in result.counters.sorted(by: { $0.key < $1.key }) {
+                try database.run(
+                    "INSERT INTO counter_values (result_id, counter, value, answered_at) VALUES (?, ?, ?, ?)",
+                    [id, .text(name), .integer(Int64(counter.value)), SQLValue(counter.answeredAt)])
+            }
+            try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id])
+            for (sequence, event) in result.stopwatch.enumerated() {
+                try database.run(
+                    "INSERT INTO stopwatch_events (result_id, sequence, kind, at, typed_seconds, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [id, .integer(Int64(sequence)), .text(event.kind.rawValue), .real(event.at),
+                     SQLValue(event.typedSeconds), SQLValue(event.recordedAt)])
+            }
+        }
+    }
+
+    /// The results of one session, every attempt, in the order they were started.
+    public func results(inSession sessionID: UUID) throws -> [CheckResult] {
+        let rows = try database.query(
+            """
+            SELECT id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes, notes_answered_at,
+                started_at, updated_at
+            FROM results WHERE session_id = ? ORDER BY started_at, attempt
+            """, [.text(sessionID.uuidString)]
+        ) { row -> CheckResult? in
+            guard let idText = row.string(0), let id = UUID(uuidString: idText) else { return nil }
+            var result = CheckResult(
+                id: id, sessionID: sessionID, check: row.string(1) ?? "", protocolHash: row.string(2) ?? "",
+                attempt: row.int(3) ?? 1, outcomeCount: 0, startedAt: row.date(9) ?? Date())
+            result.verdict = row.string(4).flatMap(Verdict.init(rawValue:))
+            result.blockedReason = row.string(5)
+            result.tally = row.int(6) ?? 0
+            result.notes = row.string(7)
+            result.notesAnsweredAt = row.date(8)
+            result.updatedAt = row.date(10) ?? result.startedAt
+            return result
+        }
+        return try rows.compactMap { $0 }.map { result in
+            var full = result
+            let id = SQLValue.text(result.id.uuidString)
+            try database.forEach("SELECT position, verdict, value, note, answered_at FROM outcome_answers WHERE result_id = ? ORDER BY position", [id]) { row in
+                guard let position = row.int(0), let verdict = row.string(1).flatMap(OutcomeVerdict.init(rawValue:)) else { return }
+                while full.outcomes.count <= position { full.outcomes.append(nil) }
+                full.outcomes[position] = OutcomeAnswer(verdict, value: row.int(2), note: row.string(3), answeredAt: row.date(4) ?? Date())
+            }
+            try database.forEach("SELECT counter, value, answered_at FROM counter_values WHERE result_id = ?", [id]) { row in
+                if let name = row.string(0), let value = row.int(1) {
+                    full.counters[name] = CounterValue(value, answeredAt: row.date(2) ?? Date())
+                }
+            }
+            try database.forEach("SELECT kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE result_id = ? ORDER BY sequence", [id]) { row in
+                if let kind = row.string(0).flatMap(StopwatchEvent.Kind.init(rawValue:)) {
+                    full.stopwatch.append(StopwatchEvent(kind, at: row.double(1) ?? 0, typedSeconds: row.double(2), recordedAt: row.date(3) ?? Date()))
+                }
+            }
+            return full
+        }
+    }
+
+    /// The attempt number a new result for `check` gets: one more than the results recorded
+    /// for the same check, release, build and device so far.
+    public func nextAttempt(check: String, release: String, build: String, device: String) throws -> Int {
+        let count = try database.scalarInt(
+            """
+            SELECT count(*) FROM results r JOIN sessions s ON s.id = r.session_id
+            WHERE r.check_name = ? AND s.release = ? AND s.build = ? AND s.device = ?
+            """, [.text(check), .text(release), .text(build), .text(device)]) ?? 0
+        return count + 1
+    }
+}

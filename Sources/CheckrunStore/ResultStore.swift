@@ -1,0 +1,153 @@
+import CheckrunModel
+import Foundation
+
+/// Sessions and results in one SQLite file. Every write is its own transaction, committed
+/// before the call returns, so a crash loses nothing that was saved.
+public final class ResultStore {
+    public let database: Database
+
+    /// The database file used when neither `--db` nor `CHECKRUN_DB` names one.
+    public static let defaultPath = "checkrun.sqlite"
+
+    /// Opens the file, refusing anything that is not a checkrun database or is newer than this
+    /// checkrun, then brings its schema up to date.
+    public init(path: String) throws(StoreError) {
+        let existed = FileManager.default.fileExists(atPath: path)
+        if existed, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 {
+            try Self.refuseForeignFile(path)
+        }
+        database = try Database(path: path)
+        do {
+            try configure()
+            try migrate()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError("cannot prepare the database \(path): \(error)")
+        }
+    }
+
+    /// Reads the header of an existing file before SQLite touches it.
+    private static func refuseForeignFile(_ path: String) throws(StoreError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError("cannot read the database \(path); check its permissions")
+        }
+        let header = handle.readData(ofLength: 100)
+        try? handle.close()
+        let magic = Array("SQLite format 3\0".utf8)
+        guard header.count >= 100, Array(header.prefix(16)) == magic else {
+            throw StoreError("\(path) is not a checkrun database (it is not an SQLite file at all); it was left untouched. Choose another file with --db PATH")
+        }
+        let applicationID = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+        let userVersion = header[60..<64].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+        if applicationID != Schema.applicationID && (applicationID != 0 || userVersion != 0) {
+            throw StoreError("\(path) is an SQLite database of another program, not checkrun's; it was left untouched. Choose another file with --db PATH")
+        }
+    }
+
+    private func configure() throws {
+        try database.execute("PRAGMA busy_timeout = 10000")
+        let hasTables = try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+        let applicationID = try database.scalarInt("PRAGMA application_id") ?? 0
+        if hasTables > 0 && applicationID != Int(Schema.applicationID) {
+            throw StoreError("\(database.path) is an SQLite database of another program, not checkrun's; it was left untouched. Choose another file with --db PATH")
+        }
+        let version = try database.userVersion
+        if version > Schema.latestVersion {
+            throw StoreError("\(database.path) was written by a newer checkrun (schema version \(version); this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to use it")
+        }
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = FULL")
+        try database.execute("PRAGMA foreign_keys = ON")
+    }
+
+    private func migrate() throws {
+        try database.transaction {
+            let current = try database.userVersion
+            guard current < Schema.latestVersion else { return }
+            if current == 0 { try database.execute("PRAGMA application_id = \(Schema.applicationID)") }
+            for version in current..<Schema.latestVersion {
+                try database.execute(Schema.migrations[version])
+            }
+            try database.execute("PRAGMA user_version = \(Schema.latestVersion)")
+        }
+    }
+
+    // MARK: - Sessions
+
+    public func insert(_ session: Session) throws {
+        try database.transaction {
+            try database.run(
+                "INSERT INTO sessions (id, release, build, device, os_version, tester, plan, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(session.id.uuidString), .text(session.release), .text(session.build), .text(session.device),
+                 .text(session.osVersion), .text(session.tester), .text(Self.encodePlan(session.plan)),
+                 SQLValue(session.startedAt), SQLValue(session.finishedAt)])
+        }
+    }
+
+    public func finish(sessionID: UUID, at date: Date = Date()) throws {
+        try database.transaction {
+            try database.run("UPDATE sessions SET finished_at = ? WHERE id = ?", [SQLValue(date), .text(sessionID.uuidString)])
+        }
+    }
+
+    private static let sessionColumns = "id, release, build, device, os_version, tester, plan, started_at, finished_at"
+
+    private static func readSession(_ row: Row) -> Session? {
+        guard let idText = row.string(0), let id = UUID(uuidString: idText) else { return nil }
+        return Session(
+            id: id, release: row.string(1) ?? "", build: row.string(2) ?? "", device: row.string(3) ?? "",
+            osVersion: row.string(4) ?? "", tester: row.string(5) ?? "", plan: decodePlan(row.string(6) ?? ""),
+            startedAt: row.date(7) ?? Date(timeIntervalSince1970: 0), finishedAt: row.date(8))
+    }
+
+    /// The session whose id starts with `prefix` (the short id a tester types).
+    public func session(matching prefix: String) throws -> Session? {
+        let pattern = prefix.lowercased().filter { $0.isHexDigit || $0 == "-" }
+        guard !pattern.isEmpty else { return nil }
+        let matches = try database.query(
+            "SELECT \(Self.sessionColumns) FROM sessions WHERE lower(id) LIKE ? ORDER BY started_at DESC LIMIT 2",
+            [.text(pattern + "%")], Self.readSession).compactMap { $0 }
+        if matches.count > 1 {
+            throw StoreError("the session id \"\(prefix)\" is ambiguous; type more of it (see `checkrun sessions`)")
+        }
+        return matches.first
+    }
+
+    public func latestUnfinishedSession() throws -> Session? {
+        try database.query(
+            "SELECT \(Self.sessionColumns) FROM sessions WHERE finished_at IS NULL ORDER BY started_at DESC LIMIT 1",
+            [], Self.readSession).compactMap { $0 }.first
+    }
+
+    /// A session with how far it got.
+    public struct SessionSummary: Sendable {
+        public var session: Session
+        public var completed: Int
+        public var failed: Int
+    }
+
+    public func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
+        var summaries: [SessionSummary] = []
+        let sql = """
+            SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                (SELECT count(DISTINCT check_name) FROM results r WHERE r.session_id = s.id AND r.verdict IS NOT NULL),
+                (SELECT count(DISTINCT check_name) FROM results r WHERE r.session_id = s.id AND r.verdict = 'fail')
+            FROM sessions s WHERE (?1 IS NULL OR s.release = ?1) ORDER BY s.started_at
+            """
+        try database.forEach(sql, [SQLValue(release)]) { row in
+            if let session = Self.readSession(row) {
+                summaries.append(SessionSummary(session: session, completed: row.int(9) ?? 0, failed: row.int(10) ?? 0))
+            }
+        }
+        return summaries
+    }
+
+    private static func encodePlan(_ plan: [String]) -> String {
+        JSONWriter.write(.array(plan.map { JSONNode(.string($0)) })).trimmingCharacters(in: .newlines)
+    }
+
+    private static func decodePlan(_ text: String) -> [String] {
+        ((try? JSONParser.parse(text))?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}

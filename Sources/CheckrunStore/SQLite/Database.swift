@@ -1,0 +1,193 @@
+import CSQLite
+import Foundation
+
+/// A value bound to, or read from, an SQL statement.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+    public init(_ value: Date?) { self = value.map { .real($0.timeIntervalSince1970) } ?? .null }
+}
+
+/// One row of a query result, read by column index.
+public struct Row {
+    fileprivate let statement: OpaquePointer
+
+    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+
+    public func string(_ index: Int32) -> String? {
+        guard !isNull(index), let text = sqlite3_column_text(statement, index) else { return nil }
+        return String(cString: text)
+    }
+
+    public func int(_ index: Int32) -> Int? {
+        isNull(index) ? nil : Int(sqlite3_column_int64(statement, index))
+    }
+
+    public func double(_ index: Int32) -> Double? {
+        isNull(index) ? nil : sqlite3_column_double(statement, index)
+    }
+
+    public func date(_ index: Int32) -> Date? {
+        double(index).map { Date(timeIntervalSince1970: $0) }
+    }
+}
+
+private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// One SQLite connection: prepared statements with bound parameters only, cached by SQL text,
+/// and errors that carry SQLite's message. Not shared between threads.
+public final class Database {
+    private var handle: OpaquePointer?
+    public let path: String
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
+    /// to be a checkrun database is left exactly as it was.
+    public init(path: String, create: Bool = true) throws(StoreError) {
+        self.path = path
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        var connection: OpaquePointer?
+        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(connection)
+            throw StoreError(Self.explainOpenFailure(path: path, sqliteMessage: message), code: status)
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+    }
+
+    deinit {
+        close()
+    }
+
+    public func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    private static func explainOpenFailure(path: String, sqliteMessage: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            return "cannot open the database \(path): the folder \(folder) does not exist; create it, or choose another file with --db PATH or CHECKRUN_DB"
+        }
+        if !FileManager.default.isWritableFile(atPath: folder) {
+            return "cannot open the database \(path): the folder \(folder) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"
+        }
+        return "cannot open the database \(path): \(sqliteMessage)"
+    }
+
+    private func error(_ status: Int32, _ context: String) -> StoreError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        let primary = status & 0xFF
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+            return StoreError("the database \(path) is busy: another checkrun is writing to it and did not finish in time; try again", code: status)
+        }
+        if primary == SQLITE_READONLY {
+            return StoreError("the database \(path) is read-only; make the file and its folder writable, or choose another file with --db PATH", code: status)
+        }
+        if primary == SQLITE_FULL {
+            return StoreError("the disk holding \(path) is full; free some space and try again (nothing was half-written)", code: status)
+        }
+        if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
+            return StoreError("\(path) is not a checkrun database (SQLite: \(message)); choose another file with --db PATH", code: status)
+        }
+        return StoreError("\(context): \(message)", code: status)
+    }
+
+    /// Runs SQL text that may hold several statements and takes no parameters (schema, pragmas).
+    public func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        if let message { sqlite3_free(message) }
+        if status != SQLITE_OK { throw error(status, "SQL failed") }
+    }
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[sql] {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            return statement
+        }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status, "cannot prepare SQL") }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ values: [SQLValue], to statement: OpaquePointer) throws(StoreError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .real(let number): status = sqlite3_bind_double(statement, index, number)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
+            }
+            if status != SQLITE_OK { throw error(status, "cannot bind parameter \(index)") }
+        }
+    }
+
+    /// Runs one statement that returns no rows.
+    public func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        try bind(values, to: statement)
+        let status = sqlite3_step(statement)
+        if status != SQLITE_DONE && status != SQLITE_ROW { throw error(status, "SQL failed") }
+    }
+
+    /// Runs a query and hands each row to `read`, streaming: rows are not gathered first.
+    public func forEach(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        try bind(values, to: statement)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw error(status, "query failed") }
+            try read(Row(statement: statement))
+        }
+    }
+
+    public func query<T>(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEach(sql, values) { rows.append(try read($0)) }
+        return rows
+    }
+
+    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
+        try query(sql, values) { $0.int(0) }.first ?? nil
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it lands, or none of it.
+    /// IMMEDIATE takes the write lock up front, so the busy timeout applies and a concurrent
+    /// writer waits instead of failing half way.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var userVersion: Int {
+        get throws { try scalarInt("PRAGMA user_version") ?? 0 }
+    }
+}

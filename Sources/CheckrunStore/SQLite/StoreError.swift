@@ -1,0 +1,13 @@
+/// A database problem, in words a tester can act on, with SQLite's own message kept.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    /// SQLite's result code, when SQLite reported the problem.
+    public var code: Int32?
+
+    public init(_ message: String, code: Int32? = nil) {
+        self.message = message
+        self.code = code
+    }
+
+    public var description: String { message }
+}

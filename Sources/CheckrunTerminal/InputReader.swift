@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered reading of standard input by line or by byte from one buffer, so that single keys
+/// in raw mode and whole lines in line mode never steal each other's input.
+public final class InputReader: @unchecked Sendable {
+    private let fileDescriptor: Int32
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var ended = false
+
+    public init(fileDescriptor: Int32 = STDIN_FILENO) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    private func fill() -> Bool {
+        guard !ended else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.removeFirst(position)
+                position = 0
+                buffer.append(contentsOf: chunk[0..<count])
+                return true
+            }
+            if count < 0 && errno == EINTR { continue }
+            ended = true
+            return false
+        }
+    }
+
+    public func readByte() -> UInt8? {
+        if position >= buffer.count && !fill() { return nil }
+        defer { position += 1 }
+        return buffer[position]
+    }
+
+    /// Skips the rest of an escape sequence (ESC already read) if its bytes are already here.
+    func discardEscapeSequence() {
+        guard position < buffer.count, buffer[position] == UInt8(ascii: "[") || buffer[position] == UInt8(ascii: "O") else { return }
+        position += 1
+        while position < buffer.count {
+            let byte = buffer[position]
+            position += 1
+            if (0x40...0x7E).contains(byte) { return }
+        }
+    }
+
+    /// One line without its line end (LF or CRLF); nil at the end of input. A last line without
+    /// a line end still counts. Invalid UTF-8 is repaired, never fatal.
+    public func readLine() -> String? {
+        var line: [UInt8] = []
+        while true {
+            if position >= buffer.count && !fill() {
+                return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+            }
+            if let newline = buffer[position...].firstIndex(of: 0x0A) {
+                line += buffer[position..<newline]
+                position = newline + 1
+                if line.last == 0x0D { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            line += buffer[position...]
+            position = buffer.count
+        }
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the signal handler needs, kept where a C handler can reach it without Swift runtime calls.
+private nonisolated(unsafe) var savedTerminal = termios()
+private nonisolated(unsafe) var savedTerminalDescriptor: Int32 = -1
+private nonisolated(unsafe) var farewell: UnsafeMutablePointer<UInt8>?
+private nonisolated(unsafe) var farewellLength = 0
+
+/// Ctrl-C, SIGTERM and SIGHUP: put the terminal back, say how to resume, exit 130.
+/// Every answer is already committed when it is given, so there is nothing left to save; the
+/// handler does only async-signal-safe work (tcsetattr, write, _exit).
+public enum SignalTrap {
+    static func rememberTerminal(_ descriptor: Int32, _ state: termios) {
+        savedTerminal = state
+        savedTerminalDescriptor = descriptor
+    }
+
+    /// A child started by Foundation's `Process` can inherit a mask that blocks most signals
+    /// (swift-corelibs-foundation #4772); clear it so Ctrl-C and SIGTERM reach us.
+    public static func clearSignalMask() {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        sigprocmask(SIG_SETMASK, &empty, nil)
+    }
+
+    /// Installs the handlers with the message to print on the way out.
+    public static func install(message: String) {
+        let bytes = Array(message.utf8)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        buffer.initialize(from: bytes, count: bytes.count)
+        let old = farewell
+        farewell = buffer
+        farewellLength = bytes.count
+        old?.deallocate()
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber) { _ in
+                if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSAFLUSH, &savedTerminal) }
+                if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
+                _exit(130)
+            }
+        }
+    }
+
+    /// Runs `body` with the exit signals held back, so a save is never cut half way; a signal
+    /// that arrives meanwhile is handled right after.
+    public static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
+        var block = sigset_t(), previous = sigset_t()
+        sigemptyset(&block)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&block, signalNumber) }
+        sigprocmask(SIG_BLOCK, &block, &previous)
+        defer { sigprocmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A key read in raw mode.
+public enum Key: Sendable, Equatable {
+    case enter
+    case character(Character)
+    /// Ctrl-C: in raw mode it arrives as a byte, not as a signal.
+    case interrupt
+    /// Ctrl-D, or the input closed.
+    case endOfInput
+}
+
+/// The controlling terminal on standard input: raw mode for single keys, and the promise
+/// that the original mode comes back on every way out (normal exit, signal, error).
+public final class Terminal: @unchecked Sendable {
+    public let fileDescriptor: Int32
+    private var original = termios()
+    private var isRaw = false
+
+    /// nil when standard input is not a terminal (a pipe or a file): prompts then read lines.
+    public init?(fileDescriptor: Int32 = STDIN_FILENO) {
+        guard isatty(fileDescriptor) == 1, tcgetattr(fileDescriptor, &original) == 0 else { return nil }
+        self.fileDescriptor = fileDescriptor
+        SignalTrap.rememberTerminal(fileDescriptor, original)
+    }
+
+    deinit {
+        restore()
+    }
+
+    /// Single keys, no echo, no signals from Ctrl-C (it arrives as a key), reads block for one byte.
+    public func enterRawMode() {
+        guard !isRaw else { return }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        raw.c_iflag &= ~tcflag_t(ICRNL | IXON | BRKINT | INPCK | ISTRIP)
+        raw.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
+            bytes[Int(VMIN)] = 1
+            bytes[Int(VTIME)] = 0
+        }
+        if tcsetattr(fileDescriptor, TCSAFLUSH, &raw) == 0 { isRaw = true }
+    }
+
+    /// Back to the mode the terminal had when checkrun started.
+    public func restore() {
+        guard isRaw else { return }
+        tcsetattr(fileDescriptor, TCSAFLUSH, &original)
+        isRaw = false
+    }
+
+    /// Reads one key in raw mode. Escape sequences (arrow keys) are read whole and ignored.
+    public func readKey(from reader: InputReader) -> Key {
+        while true {
+            guard let byte = reader.readByte() else { return .endOfInput }
+            switch byte {
+            case 0x0D, 0x0A: return .enter
+            case 0x03: return .interrupt
+            case 0x04: return .endOfInput
+            case 0x1B:
+                reader.discardEscapeSequence()
+                continue
+            case 0x20...0x7E: return .character(Character(Unicode.Scalar(byte)))
+            default: continue
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import CheckrunModel
+
+/// What the walk asks now, and how the answer is read.
+public struct Prompt: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// A line of text, ended by Enter.
+        case line
+        /// The stopwatch is running or paused: single keys act at once on a terminal
+        /// (Enter, p, space or +, -), or one line each without a terminal.
+        case stopwatch
+    }
+
+    public var step: WalkStep
+    /// The question, in words.
+    public var text: String
+    public var mode: Mode
+}
+
+/// What the walk tells its caller to do after an input.
+public enum WalkEvent: Sendable, Equatable {
+    /// Show this line to the tester.
+    case say(String)
+    /// A line of lower importance (hints), which a caller may dim.
+    case hint(String)
+    /// Save this result now, before asking anything else.
+    case save(CheckResult)
+    /// The tester asked to stop: everything is saved.
+    case quit
+    /// Every check has an answer.
+    case finished
+}
