@@ -37,6 +37,14 @@ let package = Package(
             dependencies: ["CheckrunModel", "CheckrunTestSupport"]
         ),
         .testTarget(
+            name: "CheckrunStoreTests",
+            dependencies: ["CheckrunStore", "CheckrunModel", "CheckrunTestSupport"]
+        ),
+        .testTarget(
+            name: "CheckrunWalkTests",
+            dependencies: ["CheckrunWalk", "CheckrunModel", "CheckrunTestSupport"]
+        ),
+        .testTarget(
             name: "CheckrunCLITests",
             dependencies: ["CheckrunModel", "CheckrunTestSupport"]
         ),

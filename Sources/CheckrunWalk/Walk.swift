@@ -51,8 +51,20 @@ public struct Walk: Sendable {
     public var currentCheck: Int? {
         if let revisit { return revisit.check }
         if let blocking { return blocking }
-        return results.firstIndex { !$0.isComplete }
+        return results.indices.first { !isDone($0) }
     }
+
+    /// A check is done when blocked or skipped, or when every step has its answer. (A draft
+    /// check's overall verdict is an answer, so a verdict alone does not mean done.)
+    public func isDone(_ index: Int) -> Bool {
+        let result = results[index]
+        if result.verdict == .blocked || result.verdict == .skipped { return true }
+        let check = plan[index].check
+        return result.verdict != nil && WalkStep.steps(for: check).allSatisfy { result.isAnswered($0, check) }
+    }
+
+    /// How many checks are done.
+    public var doneCount: Int { results.indices.filter(isDone).count }
 
     public var isFinished: Bool { currentCheck == nil }
 

@@ -45,7 +45,7 @@ struct ResumeCommand: CheckrunCommand {
         let walk = Walk(session: session, plan: plan, results: results) { name in
             (try? store.nextAttempt(check: name, release: session.release, build: session.build, device: session.device)) ?? 1
         }
-        let done = walk.results.filter(\.isComplete).count
+        let done = walk.doneCount
         context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
         var runner = WalkRunner(walk: walk, store: store, context: context)
         return try runner.run()

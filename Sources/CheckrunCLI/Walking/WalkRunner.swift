@@ -84,7 +84,7 @@ struct WalkRunner {
     }
 
     private func finish(_ ending: Ending) throws -> Int32 {
-        let remaining = walk.results.filter { !$0.isComplete }.count
+        let remaining = walk.results.count - walk.doneCount
         switch ending {
         case .finished:
             try store.finish(sessionID: walk.session.id)

@@ -121,6 +121,4 @@ public struct CheckResult: Sendable, Equatable {
     }
 
     public var activeSeconds: Double? { StopwatchEvent.activeSeconds(of: stopwatch) }
-
-    public var isComplete: Bool { verdict != nil }
 }

@@ -1,0 +1,162 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+@Suite struct StoreTests {
+    func sampleResult(in session: Session) -> CheckResult {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var result = CheckResult(sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "abc", attempt: 1, outcomeCount: 2, startedAt: start)
+        result.stopwatch = [
+            StopwatchEvent(.start, at: 0, recordedAt: start),
+            StopwatchEvent(.pause, at: 10, recordedAt: start.addingTimeInterval(10)),
+            StopwatchEvent(.resume, at: 15, recordedAt: start.addingTimeInterval(15)),
+            StopwatchEvent(.stop, at: 20.5, recordedAt: start.addingTimeInterval(20.5)),
+        ]
+        result.tally = 3
+        result.outcomes = [OutcomeAnswer(.fail, value: 9, note: "missed once", answeredAt: start.addingTimeInterval(30)), OutcomeAnswer(.notApplicable, answeredAt: start.addingTimeInterval(31))]
+        result.counters = ["hits": CounterValue(9, answeredAt: start.addingTimeInterval(30))]
+        result.notes = "close \u{1B}[2J button"
+        result.notesAnsweredAt = start.addingTimeInterval(40)
+        result.verdict = .fail
+        result.updatedAt = start.addingTimeInterval(40)
+        return result
+    }
+
+    @Test func aNewDatabaseIsMigratedToTheLatestSchemaInWALMode() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("results.sqlite"))
+        #expect(try store.database.userVersion == 1)
+        #expect(try store.database.query("PRAGMA journal_mode") { $0.string(0) }.first == "wal")
+        #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect(try store.database.scalarInt("PRAGMA busy_timeout") == 10_000)
+        // Opening again migrates nothing and keeps the data.
+        let session = Session(release: "2.4", build: "311", plan: ["a/b"])
+        try store.insert(session)
+        let reopened = try ResultStore(path: folder.path("results.sqlite"))
+        #expect(try reopened.session(matching: session.shortID)?.id == session.id)
+    }
+
+    @Test func resultsRoundTripWithEveryPart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("db.sqlite"))
+        let session = Session(release: "2.4", build: "311", device: "iPhone 15", osVersion: "18.2", tester: "Ana", plan: ["tiny-target/touch-one-hand"],
+                              startedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        try store.insert(session)
+        let result = sampleResult(in: session)
+        try store.save(result)
+        let loaded = try store.results(inSession: session.id)
+        #expect(loaded == [result])
+        #expect(loaded.first?.activeSeconds == 15.5)
+        // Saving again replaces, never duplicates.
+        var changed = result
+        changed.notes = "changed"
+        try store.save(changed)
+        #expect(try store.results(inSession: session.id) == [changed])
+        #expect(try store.database.scalarInt("SELECT active_seconds FROM results") == 15)
+    }
+
+    @Test func attemptsCountPerCheckReleaseBuildAndDevice() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("db.sqlite"))
+        let first = Session(release: "2.4", build: "311", device: "A", plan: [])
+        try store.insert(first)
+        try store.save(sampleResult(in: first))
+        #expect(try store.nextAttempt(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: "A") == 2)
+        #expect(try store.nextAttempt(check: "tiny-target/touch-one-hand", release: "2.4", build: "312", device: "A") == 1)
+        #expect(try store.nextAttempt(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: "B") == 1)
+    }
+
+    @Test func unfinishedSessionsAndSummaries() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("db.sqlite"))
+        let old = Session(release: "2.4", build: "1", plan: ["x/y"], startedAt: Date(timeIntervalSince1970: 100))
+        let new = Session(release: "2.5", build: "2", plan: ["x/y", "x/z"], startedAt: Date(timeIntervalSince1970: 200))
+        try store.insert(old)
+        try store.insert(new)
+        #expect(try store.latestUnfinishedSession()?.id == new.id)
+        try store.finish(sessionID: new.id)
+        #expect(try store.latestUnfinishedSession()?.id == old.id)
+        let summaries = try store.sessionSummaries(release: "2.5")
+        #expect(summaries.map(\.session.id) == [new.id])
+        #expect(summaries.first?.session.plan == ["x/y", "x/z"])
+    }
+
+    @Test func aFileThatIsNotACheckrunDatabaseIsRefusedAndLeftUntouched() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try folder.write("notes.sqlite", "just some text, not a database\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: text))
+        #expect { try ResultStore(path: text) } throws: { ($0 as? StoreError)?.message.contains("is not a checkrun database") == true }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == before)
+        #expect(!FileManager.default.fileExists(atPath: text + "-wal"))
+
+        let other = folder.path("other.sqlite")
+        let database = try Database(path: other)
+        try database.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY); INSERT INTO photos VALUES (1);")
+        database.close()
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
+        #expect { try ResultStore(path: other) } throws: { ($0 as? StoreError)?.message.contains("of another program") == true }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
+    }
+
+    @Test func aDatabaseFromANewerCheckrunIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("new.sqlite")
+        _ = try ResultStore(path: path)
+        let raw = try Database(path: path)
+        try raw.execute("PRAGMA user_version = 99")
+        raw.close()
+        #expect { try ResultStore(path: path) } throws: {
+            ($0 as? StoreError)?.message == "\(path) was written by a newer checkrun (schema version 99; this checkrun knows up to 1); upgrade checkrun to use it"
+        }
+    }
+
+    @Test func missingAndReadOnlyFoldersAreExplained() throws {
+        #expect { try ResultStore(path: "/no/such/folder/db.sqlite") } throws: {
+            ($0 as? StoreError)?.message.contains("the folder /no/such/folder does not exist") == true
+        }
+        let folder = try TemporaryFolder()
+        defer {
+            chmod(folder.path, 0o755)
+            folder.remove()
+        }
+        chmod(folder.path, 0o555)
+        // root may write anywhere; the message matters only where the folder really is read-only.
+        if !FileManager.default.isWritableFile(atPath: folder.path) {
+            #expect { try ResultStore(path: folder.path("db.sqlite")) } throws: {
+                ($0 as? StoreError)?.message.contains("is read-only") == true
+            }
+        }
+    }
+
+    @Test func aWriterWaitsForAnotherThatHoldsTheDatabaseForAFewSeconds() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("db.sqlite")
+        let store = try ResultStore(path: path)
+        let session = Session(release: "1", build: "1", plan: [])
+        try store.insert(session)
+        let blocker = try Database(path: path)
+        try blocker.execute("BEGIN IMMEDIATE; INSERT INTO sessions (id, release, build, plan, started_at) VALUES ('x', 'r', 'b', '[]', 0);")
+        let held = Held(blocker)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { try? held.database.execute("COMMIT") }
+        let started = Date()
+        try store.save(sampleResult(in: session))
+        #expect(Date().timeIntervalSince(started) >= 1.5, "the save waited for the other writer")
+        #expect(try store.results(inSession: session.id).count == 1)
+        blocker.close()
+    }
+}
+
+/// Hands the blocking connection to the thread that releases it; only that thread uses it then.
+private final class Held: @unchecked Sendable {
+    let database: Database
+    init(_ database: Database) { self.database = database }
+}
