@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CheckrunCLITests",
-            dependencies: ["CheckrunModel", "CheckrunTestSupport"]
+            dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -50,18 +50,26 @@ public final class InputReader: @unchecked Sendable {
         }
     }
 
-    /// One line without its line end (LF or CRLF); nil at the end of input. A last line without
-    /// a line end still counts. Invalid UTF-8 is repaired, never fatal.
+    /// Set after a line ended with CR, so that the LF of a CRLF pair is not read as an empty line.
+    private var skipLineFeed = false
+
+    /// One line without its line end (LF, CRLF, or a lone CR, which is what Enter sends while
+    /// the terminal is still in raw mode); nil at the end of input. A last line without a line
+    /// end still counts. Invalid UTF-8 is repaired, never fatal.
     public func readLine() -> String? {
         var line: [UInt8] = []
         while true {
             if position >= buffer.count && !fill() {
                 return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
             }
-            if let newline = buffer[position...].firstIndex(of: 0x0A) {
-                line += buffer[position..<newline]
-                position = newline + 1
-                if line.last == 0x0D { line.removeLast() }
+            if skipLineFeed {
+                skipLineFeed = false
+                if buffer[position] == 0x0A { position += 1; continue }
+            }
+            if let end = buffer[position...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                line += buffer[position..<end]
+                skipLineFeed = buffer[end] == 0x0D
+                position = end + 1
                 return String(decoding: line, as: UTF8.self)
             }
             line += buffer[position...]

@@ -38,7 +38,7 @@ public enum SignalTrap {
         old?.deallocate()
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber) { _ in
-                if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSAFLUSH, &savedTerminal) }
+                if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
                 if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
                 _exit(130)
             }

@@ -43,13 +43,14 @@ public final class Terminal: @unchecked Sendable {
             bytes[Int(VMIN)] = 1
             bytes[Int(VTIME)] = 0
         }
-        if tcsetattr(fileDescriptor, TCSAFLUSH, &raw) == 0 { isRaw = true }
+        // TCSANOW, not TCSAFLUSH: keys typed ahead must not be thrown away.
+        if tcsetattr(fileDescriptor, TCSANOW, &raw) == 0 { isRaw = true }
     }
 
     /// Back to the mode the terminal had when checkrun started.
     public func restore() {
         guard isRaw else { return }
-        tcsetattr(fileDescriptor, TCSAFLUSH, &original)
+        tcsetattr(fileDescriptor, TCSANOW, &original)
         isRaw = false
     }
 

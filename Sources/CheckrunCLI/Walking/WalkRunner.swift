@@ -29,10 +29,10 @@ struct WalkRunner {
             context.print(context.out.bold(prompt.text))
             let input: String
             if prompt.mode == .stopwatch, let terminal {
+                // Raw mode lasts while the stopwatch runs, so quick keys are never lost between prompts.
                 context.flush()
                 terminal.enterRawMode()
                 let key = terminal.readKey(from: reader)
-                terminal.restore()
                 switch key {
                 case .enter: input = ""
                 case .character(let character): input = String(character)
@@ -40,6 +40,7 @@ struct WalkRunner {
                 case .endOfInput: ending = .endOfInput; break loop
                 }
             } else {
+                terminal?.restore()
                 if terminal != nil { context.prompt("> ") } else { context.flush() }
                 guard let line = reader.readLine() else {
                     if terminal != nil { context.print() }

@@ -1,0 +1,153 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// The walk and the result commands without a terminal: answers piped in, one per line.
+@Suite struct WalkPipedTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input)
+    }
+
+    @Test func aPipedSessionReadsLikeATranscriptAndLandsInTheDefaultDatabase() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let answers = ["t 1:20", "9", "f Delete fired on try 4", "", "t 3", "s"].joined(separator: "\n") + "\n"
+        let result = try checkrun(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--check", "tiny-target/voice-control-show-numbers"], in: folder, input: answers)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("> t 1:20\nTime: 1 minute 20 seconds."))
+        #expect(result.stdout.contains("> 9\nExpected 1: fail, 9 of 10 against at least 10 of 10."))
+        #expect(result.stdout.contains("> f Delete fired on try 4\nExpected 2: fail, note: Delete fired on try 4."))
+        #expect(result.stdout.contains("Result: fail, 2 of 2 expected outcomes failed"))
+        #expect(result.stdout.contains("complete: 2 checks, 1 failed, 1 skipped."))
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")), "the default database is ./checkrun.sqlite")
+    }
+
+    @Test func endOfInputWithQuestionsLeftExits1AndResumeContinues() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try checkrun(["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"], in: folder, input: "t 5\np\n")
+        #expect(first.status == 1)
+        #expect(first.stdout.contains("End of input with 3 checks left. Everything answered is saved. Resume with: checkrun resume "))
+        let sessions = try checkrun(["sessions", "--json"], in: folder)
+        let list = try #require(try JSONParser.parse(sessions.stdout).arrayValue)
+        #expect(list.count == 1)
+        #expect(list.first?["finishedAt"]?.value == .null)
+        let id = try #require(list.first?["id"]?.stringValue)
+        let resumed = try checkrun(["resume", String(id.prefix(8))], in: folder, input: "p\n\ns\ns\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("0 of 3 checks done."))
+        #expect(resumed.stdout.contains("Expected 2 of 2: the audit reports no hit region issues. Pass, fail or not applicable?"))
+        #expect(resumed.stdout.contains("complete: 3 checks, 1 passed, 2 skipped."))
+        let text = try checkrun(["sessions"], in: folder)
+        #expect(text.stdout.contains("3 of 3 checks done, 0 failed, complete"))
+    }
+
+    @Test func aCheckWalkedAgainIsANewAttempt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for _ in 0..<2 {
+            let run = try checkrun(["run", "--release", "1", "--build", "1", "--check", "tiny-target/voice-control-show-numbers"], in: folder, input: "t 2\np\n\n")
+            #expect(run.status == 0)
+        }
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"))
+        let attempts = try store.database.query("SELECT attempt FROM results ORDER BY attempt") { $0.int(0) }
+        #expect(attempts == [1, 2])
+    }
+
+    @Test func badInputToRunGetsClearMessages() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let noRelease = try checkrun(["run", "--build", "1"], in: folder, input: "")
+        #expect(noRelease.status == 2)
+        #expect(noRelease.stderr.contains("missing --release: name the release under test, e.g. --release 2.4"))
+        let unknown = try checkrun(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hnd"], in: folder, input: "")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("Did you mean \"tiny-target/touch-one-hand\"?"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")), "nothing is created for a refused run")
+
+        let broken = try TemporaryFolder()
+        defer { broken.remove() }
+        try broken.write("bad.json", "{\"id\": \"bad\"}")
+        let refused = try Checkrun.run(["run", "--release", "1", "--build", "1", "--protocols", broken.path], in: folder.path, input: "")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("bad.json:1:1: /: missing \"title\""))
+
+        let noFolder = try checkrun(["run", "--release", "1", "--build", "1", "--db", "/no/such/dir/x.sqlite"], in: folder, input: "")
+        #expect(noFolder.status == 1)
+        #expect(noFolder.stderr.contains("the folder /no/such/dir does not exist"))
+
+        let notADatabase = try folder.write("notes.txt", "hello\n")
+        let foreign = try checkrun(["run", "--release", "1", "--build", "1", "--db", notADatabase], in: folder, input: "")
+        #expect(foreign.status == 1)
+        #expect(foreign.stderr.contains("is not a checkrun database"))
+        #expect(try String(contentsOfFile: notADatabase, encoding: .utf8) == "hello\n")
+    }
+
+    @Test func wrongAnswersAreExplainedAndNothingIsLost() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let answers = ["t abc", "t 10", "ten", "-3", "99999999", "10", "maybe", "p", "", ""].joined(separator: "\n") + "\n"
+        let result = try checkrun(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand"], in: folder, input: answers)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\"abc\" is not a time."))
+        #expect(result.stdout.contains("Type a whole number, e.g. 10, or n for not applicable."))
+        #expect(result.stdout.contains("A count can't be negative"))
+        #expect(result.stdout.contains("That is more than the 10 tries"))
+        #expect(result.stdout.contains("Answer p for pass, f for fail or n for not applicable"))
+        #expect(result.stdout.contains("Result: pass, 2 of 2 expected outcomes passed"))
+    }
+
+    @Test func hostileAndHugeNotesAreStoredAsTypedAndShownNeutralised() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let hostile = "pwned \u{1B}]0;title\u{07}\u{1B}[31m red"
+        let huge = String(repeating: "long note ", count: 10_240)
+        let input = "t 1\nf\n\(hostile)\nt 1\np\n\(huge)\nq\n"
+        let result = try checkrun(["run", "--release", "1", "--build", "1", "--check", "tiny-target/voice-control-show-numbers", "--check", "over-grouped-control/switch-control"], in: folder, input: input)
+        #expect(!result.stdout.contains("\u{1B}"), "escape sequences typed in notes are never replayed")
+        #expect(result.stdout.contains("Notes saved: pwned \\u{1B}]0;title\\u{7}\\u{1B}[31m red"))
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"))
+        let notes = try store.database.query("SELECT notes FROM results ORDER BY started_at") { $0.string(0) }
+        #expect(notes.first == hostile)
+    }
+
+    @Test func recordSavesOneResultWithoutTheWalk() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try checkrun([
+            "record", "--release", "2.4", "--build", "311", "--check", "motor-accessibility/switch-control-stops-to-pay",
+            "--verdict", "pass", "--count", "stops=14", "--seconds", "1:05", "--expected", "1=pass", "--expected", "2=na",
+            "--notes", "from the ticket", "--tester", "Ana", "--device", "iPad",
+        ], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stdout.hasPrefix("Recorded motor-accessibility/switch-control-stops-to-pay: pass, attempt 1, in session "))
+        let again = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "motor-accessibility/switch-control-stops-to-pay", "--verdict", "fail", "--device", "iPad"], in: folder)
+        #expect(again.stdout.contains("attempt 2"))
+
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"))
+        let summaries = try store.sessionSummaries(release: "2.4")
+        #expect(summaries.count == 2)
+        let first = try store.results(inSession: summaries[0].session.id)
+        #expect(first.first?.counters["stops"]?.value == 14)
+        #expect(first.first?.activeSeconds == 65)
+        #expect(first.first?.outcomes.map { $0?.verdict } == [.pass, .notApplicable])
+        #expect(summaries[0].session.tester == "Ana" && summaries[0].session.finishedAt != nil)
+
+        let badVerdict = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "passed"], in: folder)
+        #expect(badVerdict.status == 2)
+        #expect(badVerdict.stderr.contains("'passed' is not a verdict; use pass, fail, blocked or skipped. Did you mean 'pass'?"))
+        let badCounter = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--count", "hit=3"], in: folder)
+        #expect(badCounter.status == 1)
+        #expect(badCounter.stderr.contains("has no counter \"hit\"; its counters: hits. Did you mean \"hits\"?"))
+        let blocked = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "blocked"], in: folder)
+        #expect(blocked.status == 2)
+        #expect(blocked.stderr.contains("needs --reason"))
+        let badTime = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--seconds", "abc"], in: folder)
+        #expect(badTime.status == 2)
+    }
+}

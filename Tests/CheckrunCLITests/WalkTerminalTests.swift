@@ -1,0 +1,251 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The walk as a tester meets it: the built binary on a real pseudo-terminal.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkTerminalTests {
+    let protocols = Repository.path("protocols")
+
+    func start(_ folder: TemporaryFolder, _ arguments: [String], environment: [String: String] = [:]) throws -> PseudoTerminal {
+        try PseudoTerminal(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], directory: folder.path, environment: environment)
+    }
+
+    func results(_ folder: TemporaryFolder) throws -> [CheckResult] {
+        let store = try ResultStore(path: folder.path("db.sqlite"))
+        return try store.sessionSummaries().flatMap { try store.results(inSession: $0.session.id) }
+    }
+
+    @Test func aFullSessionWithTimingPauseStopsFailureBackSkipAndBlock() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, [
+            "run", "--release", "2.4", "--build", "311", "--device", "iPhone 15",
+            "--check", "tiny-target/accessibility-inspector", "--check", "motor-accessibility/switch-control-stops-to-pay",
+            "--check", "tiny-target/voice-control-show-numbers", "--check", "over-grouped-control/switch-control",
+        ])
+        try terminal.expect("4 checks")
+        try terminal.expect("Check 1 of 4: tiny-target/accessibility-inspector")
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Timer running")
+        Thread.sleep(forTimeInterval: 0.2)
+        terminal.send("p")
+        try terminal.expect("Timer paused.")
+        Thread.sleep(forTimeInterval: 0.6)
+        terminal.send("p")
+        try terminal.expect("Timer resumed.")
+        Thread.sleep(forTimeInterval: 0.2)
+        terminal.send("\r")
+        try terminal.expect("Timer stopped:")
+        try terminal.expect("Pass, fail or not applicable?")
+        terminal.sendLine("pass")
+        try terminal.expect("Expected 1: pass.")
+        try terminal.expect("Pass, fail or not applicable?")
+        terminal.sendLine("f")
+        try terminal.expect("Notes (required, something failed)")
+        terminal.sendLine("the info button is 20 pt")
+        try terminal.expect("Result: fail, 1 of 2 expected outcomes failed")
+
+        try terminal.expect("Check 2 of 4: motor-accessibility/switch-control-stops-to-pay")
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Timer running")
+        terminal.send(" ")
+        try terminal.expect("Stop 1.")
+        terminal.send("+")
+        try terminal.expect("Stop 2.")
+        terminal.send("+")
+        try terminal.expect("Stop 3.")
+        terminal.send("-")
+        try terminal.expect("Took one back: 2 stops.")
+        terminal.send("\r")
+        try terminal.expect("Stops tallied: 2.")
+        try terminal.expect("(p, f, n)")
+        terminal.sendLine("p")
+        try terminal.expect("(p, f, n)")
+        terminal.sendLine("p")
+        try terminal.expect("Enter keeps 2 (the tally)")
+        terminal.sendLine("")
+        try terminal.expect("Stops: 2.")
+        try terminal.expect("Notes (optional, Enter to skip)")
+        terminal.sendLine("b")
+        try terminal.expect("Back to check 2: the count of stops.")
+        terminal.sendLine("14")
+        try terminal.expect("Stops: 14.")
+        try terminal.expect("Notes (optional, Enter to skip)")
+        terminal.sendLine("")
+        try terminal.expect("Result: pass, 2 of 2 expected outcomes passed")
+
+        try terminal.expect("Check 3 of 4")
+        try terminal.expect("Press Enter")
+        terminal.sendLine("s")
+        try terminal.expect("Result: skipped")
+        try terminal.expect("Check 4 of 4")
+        try terminal.expect("Press Enter")
+        terminal.sendLine("x")
+        try terminal.expect("Why is this check blocked?")
+        terminal.sendLine("switch hardware missing")
+        try terminal.expect("Result: blocked: switch hardware missing")
+        try terminal.expect("complete: 4 checks, 1 passed, 1 failed, 1 blocked, 1 skipped.")
+        #expect(terminal.waitForExit() == 0)
+        #expect(terminal.isInCookedMode, "the terminal is back in its normal mode")
+
+        let saved = try results(folder)
+        #expect(saved.map(\.verdict) == [.fail, .pass, .skipped, .blocked])
+        let timed = try #require(saved.first)
+        #expect(timed.stopwatch.map(\.kind) == [.start, .pause, .resume, .stop])
+        let active = try #require(timed.activeSeconds)
+        #expect(active >= 0.3 && active < 0.6 + 5, "active time leaves the pause out: \(active)")
+        #expect(timed.notes == "the info button is 20 pt")
+        #expect(saved[1].tally == 2)
+        #expect(saved[1].counters["stops"]?.value == 14)
+        #expect(saved[3].blockedReason == "switch hardware missing")
+    }
+
+    @Test func aSessionKilledHalfWayResumesWithEveryAnswerKept() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try start(folder, ["run", "--release", "2.4", "--build", "311", "--protocol", "tiny-target"])
+        try first.expect("Press Enter to start the stopwatch")
+        first.sendLine("t 42")
+        try first.expect("Time: 42 seconds.")
+        try first.expect("(p, f, n)")
+        first.sendLine("p")
+        try first.expect("(p, f, n)")
+        first.sendLine("p")
+        try first.expect("Notes (optional")
+        first.sendLine("all 44 pt")
+        try first.expect("Result: pass")
+        try first.expect("Press Enter to start the stopwatch")
+        first.sendLine("t 1:05")
+        try first.expect("How many hits out of 10?")
+        first.sendLine("10")
+        try first.expect("Expected 1: pass, 10 of 10")
+        try first.expect("(p, f, n)")
+        kill(first.pid, SIGKILL)
+        #expect(first.waitForExit() == 128 + SIGKILL)
+
+        let second = try start(folder, ["resume"])
+        try second.expect("1 of 3 checks done.")
+        try second.expect("Check 2 of 3: tiny-target/touch-one-hand")
+        try second.expect("Expected 2 of 2: Delete never triggered. Pass, fail or not applicable?")
+        second.sendLine("f Delete fired on the 7th try")
+        try second.expect("Notes (optional")
+        second.sendLine("")
+        try second.expect("Result: fail, 1 of 2 expected outcomes failed")
+        try second.expect("Press Enter")
+        second.sendLine("q")
+        try second.expect("Saved, 1 check left. Resume with: checkrun resume")
+        #expect(second.waitForExit() == 0)
+
+        let saved = try results(folder)
+        #expect(saved.count == 2)
+        #expect(saved[0].activeSeconds == 42 && saved[0].notes == "all 44 pt" && saved[0].verdict == .pass)
+        #expect(saved[1].activeSeconds == 65)
+        #expect(saved[1].counters["hits"]?.value == 10)
+        #expect(saved[1].outcomes[0]?.verdict == .pass)
+        #expect(saved[1].outcomes[1]?.note == "Delete fired on the 7th try")
+    }
+
+    @Test func ctrlCWhileTimingSavesRestoresTheTerminalAndSaysHowToResume() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try terminal.expect("Press Enter to start")
+        terminal.send("\r")
+        try terminal.expect("Timer running")
+        terminal.send("+")
+        try terminal.expect("Stop 1.")
+        terminal.send("\u{03}")
+        try terminal.expect("Interrupted. Everything answered is saved. Resume with: checkrun resume")
+        #expect(terminal.waitForExit() == 130)
+        #expect(terminal.isInCookedMode)
+        #expect(try results(folder).first?.tally == 1)
+    }
+
+    @Test func ctrlCAtALinePromptAndSIGTERMInRawModeBothExit130() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let prompt = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try prompt.expect("Press Enter to start")
+        prompt.sendLine("t 5")
+        try prompt.expect("(p, f, n)")
+        prompt.send("\u{03}")
+        try prompt.expect("Resume with: checkrun resume")
+        #expect(prompt.waitForExit() == 130)
+        #expect(try results(folder).first?.activeSeconds == 5)
+
+        let raw = try start(folder, ["resume"])
+        try raw.expect("(p, f, n)")
+        raw.sendLine("s")
+        try raw.expect("Result: skipped")
+        try raw.expect("Press Enter to start")
+        raw.send("\r")
+        try raw.expect("Timer running")
+        kill(raw.pid, SIGTERM)
+        try raw.expect("Resume with: checkrun resume")
+        #expect(raw.waitForExit() == 130)
+        #expect(raw.isInCookedMode, "SIGTERM in raw mode puts the terminal back")
+    }
+
+    @Test func ctrlDWithQuestionsLeftSavesAndExits1() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try terminal.expect("Press Enter to start")
+        terminal.send("\u{04}")
+        try terminal.expect("End of input with 3 checks left. Everything answered is saved. Resume with: checkrun resume")
+        #expect(terminal.waitForExit() == 1)
+    }
+
+    @Test func colourOnlyWhereWantedAndNoEscapeSequencesInAccessibleOrNoColorMode() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func session(_ extra: [String], _ environment: [String: String]) throws -> String {
+            let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand"] + extra, environment: environment)
+            try terminal.expect("Press Enter to start")
+            terminal.send("\r")
+            try terminal.expect("Timer started.")
+            terminal.send("+")
+            terminal.send("\r")
+            try terminal.expect("Timer stopped")
+            terminal.sendLine("?")
+            try terminal.expect("Everything is saved as soon as you answer.")
+            terminal.sendLine("q")
+            _ = terminal.waitForExit()
+            return terminal.output
+        }
+        let normal = try session([], [:])
+        #expect(normal.contains("\u{1B}["), "on a colour terminal, prompts are bold")
+        let noColor = try session([], ["NO_COLOR": "1"])
+        #expect(!noColor.contains("\u{1B}"))
+        let accessible = try session(["--accessible"], [:])
+        #expect(!accessible.contains("\u{1B}"))
+        let viaEnvironment = try session([], ["CHECKRUN_ACCESSIBLE": "1"])
+        #expect(!viaEnvironment.contains("\u{1B}"))
+        let dumb = try session([], ["TERM": "dumb"])
+        #expect(!dumb.contains("\u{1B}"))
+        #expect(!accessible.contains("\r\u{1B}[K") && !accessible.contains("\u{08}"), "nothing is redrawn")
+    }
+
+    @Test func aMissingReleaseIsAskedForOnATerminal() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("Release: ")
+        terminal.sendLine("")
+        try terminal.expect("The release is required")
+        terminal.sendLine("2.4")
+        try terminal.expect("Build: ")
+        terminal.sendLine("311")
+        try terminal.expect("release 2.4, build 311")
+        try terminal.expect("Press Enter")
+        terminal.sendLine("q")
+        #expect(terminal.waitForExit() == 0)
+    }
+}
