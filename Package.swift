@@ -7,6 +7,7 @@ let package = Package(
     name: "checkrun",
     products: [
         .executable(name: "checkrun", targets: ["checkrun"]),
+        .executable(name: "checkrun-bench", targets: ["checkrun-bench"]),
     ],
     targets: [
         // The system's libsqlite3 (Debian: libsqlite3-dev).
@@ -28,6 +29,9 @@ let package = Package(
         .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunWalk", "CheckrunTerminal"]),
 
         .executableTarget(name: "checkrun", dependencies: ["CheckrunCLI"]),
+
+        // Speed and memory, measured on the built binaries: `swift run -c release checkrun-bench`.
+        .executableTarget(name: "checkrun-bench", dependencies: ["CheckrunModel", "CheckrunStore"]),
 
         // Helpers the test targets share: fixtures, temporary folders, running the built binary.
         .target(name: "CheckrunTestSupport", path: "Tests/Support"),
