@@ -120,8 +120,8 @@ public struct Walk: Sendable {
         switch step {
         case .timing:
             switch stopwatch {
-            case .running: return "Timer running. Enter stops it, p pauses, space or + tallies a stop, - takes one back."
-            case .paused: return "Timer paused. p resumes, Enter stops it."
+            case .running: return "Enter stops the timer, p pauses, space or + tallies a stop, - takes one back."
+            case .paused: return "p resumes the timer, Enter stops it."
             case .idle:
                 if let seconds = result.activeSeconds, revisit != nil {
                     return "Time: \(Durations.spoken(seconds)). Enter keeps it, \"start\" times again, or type t 1:20."

@@ -25,8 +25,13 @@ struct WalkRunner {
 
         emit(walk.introduce())
         var ending = Ending.finished
+        var lastStopwatchPrompt: String?
         loop: while let prompt = walk.prompt {
-            context.print(context.out.bold(prompt.text))
+            // While the timer runs, its keys are said once, not after every tally.
+            if prompt.mode != .stopwatch || prompt.text != lastStopwatchPrompt {
+                context.print(context.out.bold(prompt.text))
+            }
+            lastStopwatchPrompt = prompt.mode == .stopwatch ? prompt.text : nil
             let input: String
             if prompt.mode == .stopwatch, let terminal {
                 // Raw mode lasts while the stopwatch runs, so quick keys are never lost between prompts.
