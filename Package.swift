@@ -22,11 +22,14 @@ let package = Package(
         // The walk: a state machine over a session's checks that knows nothing of terminals.
         .target(name: "CheckrunWalk", dependencies: ["CheckrunModel"]),
 
+        // Compliance reports and build comparisons, from the store's streamed queries.
+        .target(name: "CheckrunReports", dependencies: ["CheckrunModel", "CheckrunStore"]),
+
         // Raw mode, keys, colour and signals: everything that knows about a terminal.
         .target(name: "CheckrunTerminal"),
 
         // Command definitions, argument parsing and wiring; the executable only calls in.
-        .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunWalk", "CheckrunTerminal"]),
+        .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunWalk", "CheckrunReports", "CheckrunTerminal"]),
 
         .executableTarget(name: "checkrun", dependencies: ["CheckrunCLI"]),
 
@@ -47,6 +50,10 @@ let package = Package(
         .testTarget(
             name: "CheckrunWalkTests",
             dependencies: ["CheckrunWalk", "CheckrunModel", "CheckrunTestSupport"]
+        ),
+        .testTarget(
+            name: "CheckrunReportsTests",
+            dependencies: ["CheckrunReports", "CheckrunStore", "CheckrunModel", "CheckrunTestSupport"]
         ),
         .testTarget(
             name: "CheckrunCLITests",

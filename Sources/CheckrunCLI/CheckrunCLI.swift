@@ -12,6 +12,8 @@ public enum CheckrunCLI {
         ResumeCommand.self,
         SessionsCommand.self,
         RecordCommand.self,
+        ReportCommand.self,
+        CompareCommand.self,
         LintCommand.self,
         ImportCommand.self,
         ListCommand.self,

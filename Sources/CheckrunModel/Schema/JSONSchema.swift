@@ -23,7 +23,7 @@ public struct JSONSchema: Sendable {
     ]
     /// Keywords that only describe or organise: they never fail a document.
     public static let annotationKeywords: Set<String> = [
-        "$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples",
+        "$schema", "$id", "$defs", "definitions", "$comment", "title", "description", "default", "examples",
     ]
     public static var supportedKeywords: Set<String> { assertionKeywords.union(annotationKeywords) }
 
@@ -53,7 +53,7 @@ public struct JSONSchema: Sendable {
         for member in members {
             keywords.insert(member.key)
             switch member.key {
-            case "properties", "$defs":
+            case "properties", "$defs", "definitions":
                 for child in member.value.objectMembers ?? [] { collectKeywords(child.value, into: &keywords) }
             case "items", "additionalProperties":
                 collectKeywords(member.value, into: &keywords)

@@ -20,9 +20,11 @@ public struct Row {
 
     public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
+    /// Text as stored, NUL characters included (String(cString:) would stop at the first).
     public func string(_ index: Int32) -> String? {
         guard !isNull(index), let text = sqlite3_column_text(statement, index) else { return nil }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     public func int(_ index: Int32) -> Int? {
@@ -134,7 +136,9 @@ public final class Database {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
             case .real(let number): status = sqlite3_bind_double(statement, index, number)
-            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
+            case .text(let text):
+                // An explicit byte count keeps text after an embedded NUL, which a tester may paste.
+                status = sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), SQLITE_TRANSIENT)
             }
             if status != SQLITE_OK { throw error(status, "cannot bind parameter \(index)") }
         }

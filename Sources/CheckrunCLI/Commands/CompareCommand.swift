@@ -1,0 +1,103 @@
+import CheckrunModel
+import CheckrunReports
+import CheckrunStore
+
+/// `checkrun compare`: timings, counts and verdicts across builds, with regressions flagged.
+struct CompareCommand: CheckrunCommand {
+    static let definition = CommandDefinition(
+        name: "compare",
+        abstract: "Compare timings, counts and verdicts across builds, and flag regressions.",
+        discussion: """
+        Per check and build: the median active time and counter values (medians across attempts and
+        testers) and the latest verdict; per step from one build to the next: the change in seconds
+        and percent, the verdict change (fixed, regressed, new, no longer run), and a flag on each
+        regression: a worse verdict, a counter that grew, a time that grew by more than the threshold.
+        Where the protocol changed between two builds, that is shown instead of a timing verdict.
+        """,
+        options: [
+            OptionDefinition("release", .value("R"), help: "The release whose builds to compare (default: the newest)."),
+            OptionDefinition("builds", .value("B1,B2,…"), help: "The builds to compare, in order (default: all of the release's)."),
+            OptionDefinition("from", .value("R:B"), help: "Compare this release and build…"),
+            OptionDefinition("to", .value("R:B"), help: "…with this one, across releases."),
+            OptionDefinition("threshold", .value("PCT"), help: "Flag a median time that grew by more than PCT percent (default 20)."),
+            OptionDefinition("format", .value("FORMAT"), help: "text, markdown, json or csv.", completion: .values(ComparisonFormat.allCases.map(\.rawValue))),
+            OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
+            OptionDefinition("fail-on-regression", .flag, help: "Exit 3 when anything is flagged."),
+            StoreOptions.database,
+        ],
+        examples: [
+            Example("checkrun compare --release 2.4", "Every build of release 2.4, oldest first."),
+            Example("checkrun compare --from 2.3:298 --to 2.4:311 --format markdown", "Two builds of two releases, as a Markdown table."),
+            Example("checkrun compare --release 2.4 --builds 310,311 --threshold 10 --fail-on-regression", "A CI gate on the last two builds."),
+        ])
+
+    static func run(_ context: CommandContext) throws -> Int32 {
+        let arguments = context.arguments
+        let formatName = arguments.value("format") ?? "text"
+        guard let format = ComparisonFormat(rawValue: formatName.lowercased()) else {
+            let names = ComparisonFormat.allCases.map(\.rawValue)
+            throw UsageError("unknown format '\(formatName)'; choose \(names.joined(separator: ", ")).\(Suggestions.didYouMean(formatName, among: names, quote: "'"))", command: "compare")
+        }
+        var threshold = 20.0
+        if let text = arguments.value("threshold") {
+            guard let value = Double(text.replacingOccurrences(of: "%", with: "")), value >= 0, value.isFinite else {
+                throw UsageError("--threshold '\(text)' is not a percentage; write e.g. --threshold 20", command: "compare")
+            }
+            threshold = value
+        }
+        let store = try context.openStore()
+        let scopes = try resolveScopes(arguments, store)
+        let library = try context.loadProtocols()
+        let comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
+        try OutputFile.write(format.render(comparison), to: arguments.value("out"), context)
+        if arguments.flag("fail-on-regression") && !comparison.regressions.isEmpty {
+            context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")
+            return 3
+        }
+        return 0
+    }
+
+    private static func resolveScopes(_ arguments: ParsedArguments, _ store: ResultStore) throws -> [ResultStore.BuildScope] {
+        let releases = try store.releases()
+        func check(release: String) throws {
+            guard releases.contains(release) else {
+                let hint = Suggestions.closest(to: release, among: releases).first.map { " Did you mean \"\($0)\"?" } ?? ""
+                throw CommandFailure("no release \"\(release)\" in the database.\(hint) Known releases: \(releases.isEmpty ? "none yet" : releases.joined(separator: ", "))")
+            }
+        }
+        func check(build: String, of release: String) throws {
+            let builds = try store.builds(release: release)
+            guard builds.contains(build) else {
+                throw CommandFailure("release \(release) has no build \"\(build)\". Its builds: \(builds.joined(separator: ", "))")
+            }
+        }
+        if arguments.value("from") != nil || arguments.value("to") != nil {
+            guard let from = arguments.value("from"), let to = arguments.value("to") else {
+                throw UsageError("--from and --to go together: --from 2.3:298 --to 2.4:311", command: "compare")
+            }
+            return try [from, to].map { text in
+                let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageError("'\(text)' should be RELEASE:BUILD, e.g. 2.4:311", command: "compare")
+                }
+                try check(release: parts[0])
+                try check(build: parts[1], of: parts[0])
+                return ResultStore.BuildScope(release: parts[0], build: parts[1])
+            }
+        }
+        guard let release = arguments.value("release") ?? releases.last else {
+            throw CommandFailure("the database has no results yet; walk some checks with `checkrun run`")
+        }
+        try check(release: release)
+        var builds = try store.builds(release: release)
+        if let list = arguments.value("builds") {
+            let chosen = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for build in chosen { try check(build: build, of: release) }
+            builds = chosen
+        }
+        guard builds.count >= 2 else {
+            throw CommandFailure("release \(release) has \(builds.count) build\(builds.count == 1 ? "" : "s") (\(builds.joined(separator: ", "))); a comparison needs two. Name builds of two releases with --from R:B --to R:B")
+        }
+        return builds.map { ResultStore.BuildScope(release: release, build: $0) }
+    }
+}

@@ -1,0 +1,56 @@
+import CheckrunModel
+import CheckrunReports
+import CheckrunStore
+
+/// `checkrun report`: the per-release compliance report.
+struct ReportCommand: CheckrunCommand {
+    static let definition = CommandDefinition(
+        name: "report",
+        abstract: "Write the compliance report of a release: WCAG table, per profile, per protocol.",
+        discussion: """
+        For each check and device the latest result of the release counts, or of one build with
+        --build. A check in the protocol folder with no result is "not run". The WCAG table holds
+        every level A and AA criterion and the AAA ones a protocol maps, with a conformance term
+        (Supports, Partially Supports, Does Not Support); an A or AA criterion without evidence is
+        shown as a gap in coverage. Formats: markdown (default), html, json (Schemas/report.schema.json),
+        csv, junit, openacr (YAML).
+        """,
+        options: [
+            OptionDefinition("release", .value("R"), help: "The release to report on."),
+            OptionDefinition("build", .value("B"), help: "Only this build's results."),
+            OptionDefinition("format", .value("FORMAT"), help: "markdown, html, json, csv, junit or openacr.", completion: .values(ReportFormat.allCases.map(\.rawValue))),
+            OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
+            OptionDefinition("fail-on-failure", .flag, help: "Exit 3 when any check failed, for release gates in CI."),
+            StoreOptions.database,
+        ],
+        examples: [
+            Example("checkrun report --release 2.4", "The Markdown report of release 2.4 on standard output."),
+            Example("checkrun report --release 2.4 --format html --out report.html", "A self-contained HTML page."),
+            Example("checkrun report --release 2.4 --format junit --out results.xml --fail-on-failure", "JUnit XML for CI, failing the job when a check failed."),
+        ])
+
+    static func run(_ context: CommandContext) throws -> Int32 {
+        guard let release = context.arguments.value("release") else {
+            throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")
+        }
+        let formatName = context.arguments.value("format") ?? "markdown"
+        guard let format = ReportFormat(rawValue: formatName.lowercased()) else {
+            let names = ReportFormat.allCases.map(\.rawValue)
+            throw UsageError("unknown format '\(formatName)'; choose \(names.joined(separator: ", ")).\(Suggestions.didYouMean(formatName, among: names, quote: "'"))", command: "report")
+        }
+        let library = try context.loadProtocols()
+        let store = try context.openStore()
+        let report: ReleaseReport
+        do {
+            report = try ReleaseReport.make(store: store, library: library, release: release, build: context.arguments.value("build"))
+        } catch let error as ReleaseReport.ScopeError {
+            throw CommandFailure(error.description)
+        }
+        try OutputFile.write(format.render(report), to: context.arguments.value("out"), context)
+        if context.arguments.flag("fail-on-failure") && report.hasFailures {
+            context.printError("A check failed in release \(release); exiting with status 3 (--fail-on-failure).")
+            return 3
+        }
+        return 0
+    }
+}

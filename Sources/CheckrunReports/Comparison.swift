@@ -1,0 +1,182 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// Timings, counts and verdicts of each check across builds, with regressions flagged.
+public struct Comparison: Sendable {
+    public var scopes: [ResultStore.BuildScope]
+    /// Percent by which a median time may grow before it is flagged.
+    public var threshold: Double
+    public var checks: [CheckComparison]
+
+    /// "311", or "2.4:311" when the builds span releases.
+    public var labels: [String] {
+        let releases = Set(scopes.map(\.release))
+        return scopes.map { releases.count > 1 ? "\($0.release):\($0.build)" : $0.build }
+    }
+
+    /// The comparison of the last two builds only.
+    public func lastStep() -> Comparison {
+        let last = scopes.count - 1
+        let checks = self.checks.compactMap { check -> CheckComparison? in
+            let changes = check.changes.filter { $0.to == last }.map { change -> BuildChange in
+                var moved = change
+                moved.from = 0
+                moved.to = 1
+                return moved
+            }
+            guard !changes.isEmpty else { return nil }
+            return CheckComparison(check: check.check, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
+        }
+        return Comparison(scopes: Array(scopes.suffix(2)), threshold: threshold, checks: checks)
+    }
+
+    public var regressions: [(check: String, change: BuildChange)] {
+        checks.flatMap { check in check.changes.filter { !$0.flags.isEmpty }.map { (check.check, $0) } }
+    }
+}
+
+/// One build's figures for one check: medians across attempts and testers.
+public struct BuildFigures: Sendable, Equatable {
+    public var results: Int
+    public var medianSeconds: Double?
+    public var medianCounters: [String: Double]
+    /// The build's verdict: the worst of each device's latest result (a failure on one device fails).
+    public var verdict: Verdict
+    public var protocolHash: String
+}
+
+/// How a verdict moved from one build to the next.
+public enum VerdictChange: String, Sendable {
+    case fixed, regressed, new
+    case noLongerRun = "no longer run"
+    case changed, same
+}
+
+/// What changed for one check between two builds.
+public struct BuildChange: Sendable {
+    public var from: Int
+    public var to: Int
+    public var secondsDelta: Double?
+    public var percentDelta: Double?
+    public var counterDeltas: [String: Double]
+    public var verdictChange: VerdictChange
+    public var protocolChanged: Bool
+    /// Why this change is a regression, in words; empty when it is not one.
+    public var flags: [String]
+}
+
+public struct CheckComparison: Sendable {
+    public var check: String
+    /// Figures per scope, nil where the check has no result in that build.
+    public var builds: [BuildFigures?]
+    public var changes: [BuildChange]
+    /// The check is no longer in the protocol folder.
+    public var removed: Bool
+}
+
+extension Comparison {
+    /// Builds the comparison from the store's streamed rows; `known` are the checks that exist now.
+    public static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>) throws -> Comparison {
+        var checks: [CheckComparison] = []
+        var currentCheck: String?
+        var times: [[Double]] = []
+        var counters: [[String: [Double]]] = []
+        var latest: [[String: (verdict: Verdict, hash: String, at: Double)]] = []
+        var counts: [Int] = []
+
+        func reset() {
+            times = Array(repeating: [], count: scopes.count)
+            counters = Array(repeating: [:], count: scopes.count)
+            latest = Array(repeating: [:], count: scopes.count)
+            counts = Array(repeating: 0, count: scopes.count)
+        }
+        func flush() {
+            guard let name = currentCheck else { return }
+            let figures: [BuildFigures?] = scopes.indices.map { index in
+                let devices = latest[index].values
+                guard let newest = devices.max(by: { $0.at < $1.at }) else { return nil }
+                return BuildFigures(
+                    results: counts[index], medianSeconds: Statistics.median(times[index]),
+                    medianCounters: counters[index].compactMapValues(Statistics.median),
+                    verdict: worst(devices.map(\.verdict)), protocolHash: newest.hash)
+            }
+            checks.append(CheckComparison(check: name, builds: figures, changes: changes(figures, threshold), removed: !known.contains(name)))
+        }
+        reset()
+        try store.forEachTimingRow(scopes: scopes) { row in
+            if row.check != currentCheck {
+                flush()
+                currentCheck = row.check
+                reset()
+            }
+            counts[row.scope] += 1
+            if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
+            for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
+            if (latest[row.scope][row.device]?.at ?? -.infinity) <= row.updatedAt {
+                latest[row.scope][row.device] = (row.verdict, row.protocolHash, row.updatedAt)
+            }
+        }
+        flush()
+        return Comparison(scopes: scopes, threshold: threshold, checks: checks)
+    }
+
+    /// Changes between each build and the previous one.
+    static func changes(_ figures: [BuildFigures?], _ threshold: Double) -> [BuildChange] {
+        var result: [BuildChange] = []
+        for index in figures.indices.dropFirst() {
+            let before = figures[index - 1], after = figures[index]
+            if before == nil && after == nil { continue }
+            var change = BuildChange(from: index - 1, to: index, secondsDelta: nil, percentDelta: nil, counterDeltas: [:],
+                                     verdictChange: .same, protocolChanged: false, flags: [])
+            guard let before else {
+                change.verdictChange = .new
+                if after?.verdict == .fail { change.flags.append("new check fails") }
+                result.append(change)
+                continue
+            }
+            guard let after else {
+                change.verdictChange = .noLongerRun
+                result.append(change)
+                continue
+            }
+            change.verdictChange = verdictChange(before.verdict, after.verdict)
+            if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
+            change.protocolChanged = before.protocolHash != after.protocolHash
+            if let old = before.medianSeconds, let new = after.medianSeconds {
+                change.secondsDelta = new - old
+                change.percentDelta = old > 0 ? (new - old) / old * 100 : nil
+            }
+            for (name, value) in after.medianCounters {
+                if let old = before.medianCounters[name] { change.counterDeltas[name] = value - old }
+            }
+            if !change.protocolChanged {
+                if let percent = change.percentDelta, percent > threshold {
+                    change.flags.append(String(format: "time +%.0f%%", percent))
+                }
+                for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta > 0 {
+                    change.flags.append("\(name) +\(Self.format(delta))")
+                }
+            }
+            result.append(change)
+        }
+        return result
+    }
+
+    /// fail, then blocked, then pass, then skipped.
+    static func worst(_ verdicts: [Verdict]) -> Verdict {
+        for verdict in [Verdict.fail, .blocked, .pass, .skipped] where verdicts.contains(verdict) { return verdict }
+        return .skipped
+    }
+
+    static func verdictChange(_ before: Verdict, _ after: Verdict) -> VerdictChange {
+        if before == after { return .same }
+        if after == .fail { return .regressed }
+        if before == .fail && after == .pass { return .fixed }
+        return .changed
+    }
+
+    static func format(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,89 @@
+import CheckrunModel
+
+/// The formats `checkrun compare` writes.
+public enum ComparisonFormat: String, Sendable, CaseIterable {
+    case text, markdown, json, csv
+
+    public func render(_ comparison: Comparison) -> String {
+        switch self {
+        case .text: return ComparisonRenderer.text(comparison)
+        case .markdown: return ComparisonRenderer.markdown(comparison)
+        case .json: return JSONWriter.write(JSONReport.comparison(comparison))
+        case .csv: return ComparisonRenderer.csv(comparison)
+        }
+    }
+}
+
+enum ComparisonRenderer {
+    static func figures(_ figures: BuildFigures?) -> String {
+        guard let figures else { return "no result" }
+        var parts = [figures.medianSeconds.map { String(format: "median %.1f s", $0) } ?? "not timed"]
+        parts += figures.medianCounters.sorted { $0.key < $1.key }.map { "\($0.key) \(Comparison.format($0.value))" }
+        parts.append(figures.verdict.rawValue)
+        return parts.joined(separator: ", ") + " (\(figures.results) result\(figures.results == 1 ? "" : "s"))"
+    }
+
+    static func heading(_ comparison: Comparison) -> String {
+        let releases = Set(comparison.scopes.map(\.release))
+        let scope = releases.count == 1 ? "release \(comparison.scopes.first?.release ?? ""), builds " : "builds "
+        return "Comparing \(scope)\(comparison.labels.joined(separator: " → ")) (time threshold \(Comparison.format(comparison.threshold))%)"
+    }
+
+    static func footer(_ comparison: Comparison) -> String {
+        let count = comparison.regressions.count
+        return count == 0 ? "No regressions." : "\(count) regression\(count == 1 ? "" : "s") flagged."
+    }
+
+    static func text(_ comparison: Comparison) -> String {
+        var lines = [heading(comparison), ""]
+        for check in comparison.checks {
+            lines.append(DisplayText.neutralised(check.check) + (check.removed ? " (no longer in the protocols)" : ""))
+            for (index, figures) in check.builds.enumerated() {
+                lines.append("  \(DisplayText.neutralised(comparison.labels[index])): \(self.figures(figures))")
+            }
+            for change in check.changes {
+                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, comparison.labels)))
+            }
+        }
+        if comparison.checks.isEmpty { lines.append("No results in these builds.") }
+        lines += ["", footer(comparison)]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func markdown(_ comparison: Comparison) -> String {
+        let e = Escaping.markdown
+        var lines = ["## \(e(heading(comparison)))", ""]
+        lines.append("| Check | " + comparison.labels.map(e).joined(separator: " | ") + " | Changes |")
+        lines.append("| --- |" + String(repeating: " --- |", count: comparison.labels.count) + " --- |")
+        for check in comparison.checks {
+            let cells = check.builds.map { e(figures($0)) }
+            let changes = check.changes.map { e(ReportPhrases.change($0, comparison.labels)) }.joined(separator: "<br>")
+            lines.append("| \(e(check.check))\(check.removed ? " (removed)" : "") | " + cells.joined(separator: " | ") + " | \(changes) |")
+        }
+        lines += ["", footer(comparison)]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func csv(_ comparison: Comparison) -> String {
+        var lines = ["check,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags"]
+        for check in comparison.checks {
+            for change in check.changes {
+                let before = check.builds[change.from], after = check.builds[change.to]
+                let number: (Double?) -> String = { $0.map { String(format: "%.2f", $0) } ?? "" }
+                let fields: [(String, Bool)] = [
+                    (check.check, false), (comparison.labels[change.from], false), (comparison.labels[change.to], false),
+                    (number(before?.medianSeconds), true), (number(after?.medianSeconds), true),
+                    (number(change.secondsDelta), true), (number(change.percentDelta), true),
+                    (before?.verdict.rawValue ?? "", false), (after?.verdict.rawValue ?? "", false), (change.verdictChange.rawValue, false),
+                    (change.counterDeltas.sorted { $0.key < $1.key }.map { "\($0.key)=\(Comparison.format($0.value))" }.joined(separator: ";"), false),
+                    (change.protocolChanged ? "yes" : "no", false), (change.flags.isEmpty ? "no" : "yes", false),
+                    (change.flags.joined(separator: "; "), false),
+                ]
+                lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
+            }
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+import Foundation

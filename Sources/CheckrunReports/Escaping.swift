@@ -1,0 +1,66 @@
+import CheckrunModel
+
+/// Escaping for each output format. Data from testers is never trusted to be plain text.
+enum Escaping {
+    /// HTML text and attribute values: every markup character becomes an entity, control
+    /// characters become visible marks.
+    static func html(_ text: String) -> String {
+        var result = ""
+        for character in DisplayText.neutralised(text) {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Markdown: HTML is escaped (renderers pass it through), table pipes and line breaks are made safe.
+    static func markdown(_ text: String) -> String {
+        html(text)
+            .replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: "*", with: "\\*")
+            .replacingOccurrences(of: "_", with: "\\_")
+            .replacingOccurrences(of: "`", with: "\\`")
+            .replacingOccurrences(of: "[", with: "\\[")
+    }
+
+    /// XML text and attributes. Characters XML 1.0 cannot hold at all (NUL, most C0 controls,
+    /// lone surrogates, U+FFFE/U+FFFF) are replaced by visible marks, so the file always parses.
+    static func xml(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x26: result += "&amp;"
+            case 0x3C: result += "&lt;"
+            case 0x3E: result += "&gt;"
+            case 0x22: result += "&quot;"
+            case 0x27: result += "&apos;"
+            case 0x09: result += "&#9;"
+            case 0x0A: result += "&#10;"
+            case 0x0D: result += "&#13;"
+            case 0x00..<0x20, 0x7F, 0xFFFE, 0xFFFF:
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// One RFC 4180 field. A text cell that a spreadsheet would run as a formula (starting with
+    /// = + - @, tab or CR) is prefixed with an apostrophe.
+    static func csv(_ text: String, isNumber: Bool = false) -> String {
+        var value = text
+        if !isNumber, let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
+            value = "'" + value
+        }
+        if value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return value
+    }
+}

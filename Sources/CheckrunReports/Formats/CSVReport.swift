@@ -1,0 +1,32 @@
+import CheckrunModel
+import CheckrunStore
+
+/// One row per result (the latest per check and device), RFC 4180, formula injection neutralised.
+enum CSVReport {
+    static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
+                         "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at"]
+
+    static func render(_ report: ReleaseReport) -> String {
+        var lines = [header.joined(separator: ",")]
+        let current = Dictionary(report.protocols.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { a, _ in a })
+        let rows = report.checks.flatMap { entry in entry.results.map { ($0, Optional(entry.reference)) } } + report.removed.map { ($0, nil as CheckReference?) }
+        for (reported, reference) in rows {
+            let result = reported.result
+            let protocolID = String(result.check.split(separator: "/").first ?? "")
+            let outcomes = result.outcomes.enumerated().map { "\($0.offset + 1)=\($0.element?.verdict.rawValue ?? "")" }.joined(separator: ";")
+            let counters = result.counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }.joined(separator: ";")
+            let changed = reference == nil ? "removed" : (current[protocolID] == result.protocolHash ? "no" : "yes")
+            let fields: [(String, Bool)] = [
+                (reported.release, false), (reported.build, false), (reported.device, false), (reported.tester, false),
+                (protocolID, false), (result.check, false), (reference?.check.profile ?? "", false), (result.verdict?.rawValue ?? "", false),
+                (result.blockedReason ?? "", false), (String(result.attempt), true), (String(reported.attempts), true),
+                (result.activeSeconds.map { String(format: "%.1f", $0) } ?? "", true), (counters, false), (outcomes, false),
+                (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
+            ]
+            lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+import Foundation

@@ -1,0 +1,148 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// The report as one self-contained, accessible HTML page: no scripts, real headings, tables with
+/// captions and header scopes, verdicts in words, every value escaped, an SVG chart per timed check.
+enum HTMLReport {
+    static func render(_ report: ReleaseReport) -> String {
+        let h = Escaping.html
+        let title = "Accessibility compliance report: release \(report.release)" + (report.build.map { ", build \($0)" } ?? "")
+        var out: [String] = [
+            "<!DOCTYPE html>",
+            "<html lang=\"en\">",
+            "<head>",
+            "<meta charset=\"utf-8\">",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+            "<title>\(h(title))</title>",
+            "<style>",
+            "body{font-family:system-ui,sans-serif;line-height:1.5;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1a1a1a}",
+            "table{border-collapse:collapse;margin:1rem 0;width:100%}caption{text-align:left;font-weight:600;padding:.25rem 0}",
+            "th,td{border:1px solid #888;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eee}",
+            ".fail,.failed,.does-not-support{color:#a00000;font-weight:600}.pass,.passed,.supports{color:#005a00}",
+            ".gap,.blocked,.partially-supports{color:#7a4a00;font-weight:600}code{word-break:break-all}",
+            "svg{max-width:100%;height:auto}svg text{font-size:12px;fill:#1a1a1a}",
+            "</style>",
+            "</head>",
+            "<body>",
+            "<main>",
+            "<h1>\(h(title))</h1>",
+            "<ul>",
+            "<li>Builds: \(h(ReportPhrases.list(report.builds)))</li>",
+            "<li>Devices: \(h(ReportPhrases.list(report.devices.map { $0.isEmpty ? "unnamed" : $0 })))</li>",
+            "<li>Testers: \(h(ReportPhrases.list(report.testers)))</li>",
+            "<li>Results from \(ReportPhrases.date(report.firstResult)) to \(ReportPhrases.date(report.lastResult)); generated \(ReportPhrases.timestamp(report.generatedAt))</li>",
+            "<li>Summary: \(h(ReportPhrases.summary(report)))</li>",
+            "</ul>",
+        ]
+        out.append("<h2>Protocols</h2>")
+        out.append("<table><caption>Protocols and the SHA-256 of their content</caption>")
+        out.append("<thead><tr><th scope=\"col\">Protocol</th><th scope=\"col\">Title</th><th scope=\"col\">Status</th><th scope=\"col\">Content hash</th><th scope=\"col\">Results from another version</th></tr></thead><tbody>")
+        for entry in report.protocols {
+            out.append("<tr><th scope=\"row\">\(h(entry.id))</th><td>\(h(entry.title))</td><td>\(h(entry.status))</td><td><code>\(entry.contentHash)</code></td><td>\(entry.resultsWithOtherHash)</td></tr>")
+        }
+        out.append("</tbody></table>")
+
+        out.append("<h2>WCAG 2.2 conformance</h2>")
+        out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
+        out.append("<table><caption>Conformance by success criterion</caption>")
+        out.append("<thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Level</th><th scope=\"col\">Conformance</th><th scope=\"col\">Checks</th><th scope=\"col\">Remarks</th></tr></thead><tbody>")
+        for row in report.criteria {
+            let term = row.isCoverageGap ? "Not evaluated (gap in coverage)" : row.conformance.rawValue
+            let css = row.isCoverageGap ? "gap" : row.conformance.openACRLevel
+            out.append("<tr><th scope=\"row\">\(h(row.criterion.title))</th><td>\(row.criterion.level.rawValue)</td><td class=\"\(css)\">\(h(term))</td><td>\(h(row.checks.joined(separator: ", ")))</td><td>\(h(row.remarks))</td></tr>")
+        }
+        out.append("</tbody></table>")
+
+        out.append("<h2>By assistive technology</h2>")
+        out.append("<table><caption>Checks by profile</caption>")
+        out.append("<thead><tr><th scope=\"col\">Profile</th><th scope=\"col\">Passed</th><th scope=\"col\">Failed</th><th scope=\"col\">Blocked</th><th scope=\"col\">Skipped</th><th scope=\"col\">Not run</th></tr></thead><tbody>")
+        for row in report.profiles {
+            let cells = [CheckStatus.passed, .failed, .blocked, .skipped, .notRun].map { "<td>\(row.counts[$0] ?? 0)</td>" }.joined()
+            out.append("<tr><th scope=\"row\">\(h(row.profile))</th>\(cells)</tr>")
+        }
+        out.append("</tbody></table>")
+
+        out.append("<h2>By protocol</h2>")
+        for document in report.protocols {
+            out.append("<h3>\(h(document.title)) (\(h(document.id)))</h3>")
+            for entry in report.checks where entry.reference.document.id == document.id {
+                out.append("<h4>\(h(entry.reference.name)): <span class=\"\(entry.status == .notRun ? "gap" : entry.status.rawValue)\">\(entry.status.rawValue)</span></h4>")
+                out.append("<p>Profile: \(h(entry.reference.check.profile)). Task: \(h(entry.reference.check.task)).</p>")
+                if entry.results.isEmpty { out.append("<p>Not run in this release.</p>") } else { out += resultTable(entry.results, entry.reference.check) }
+                if let chart = chart(for: entry.reference.name, report) { out.append(chart) }
+            }
+        }
+        if !report.removed.isEmpty {
+            out.append("<h2>Results for checks no longer in the protocols</h2>")
+            out += resultTable(report.removed, nil)
+        }
+        if let changes = report.changes {
+            out.append("<h2>Changes since build \(h(changes.labels.first ?? ""))</h2><ul>")
+            for check in changes.checks {
+                for change in check.changes {
+                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.check)): \(h(ReportPhrases.change(change, changes.labels)))</li>")
+                }
+            }
+            out.append("</ul>")
+        }
+        out += ["</main>", "</body>", "</html>"]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private static func resultTable(_ results: [ReportedResult], _ check: Check?) -> [String] {
+        let h = Escaping.html
+        var out = ["<table><caption>Latest result per device</caption>",
+                   "<thead><tr><th scope=\"col\">Device</th><th scope=\"col\">Build</th><th scope=\"col\">Tester</th><th scope=\"col\">Verdict</th><th scope=\"col\">Attempts</th><th scope=\"col\">Active time</th><th scope=\"col\">Counters</th><th scope=\"col\">Expected outcomes</th><th scope=\"col\">Notes</th></tr></thead><tbody>"]
+        for reported in results {
+            let result = reported.result
+            let outcomes = result.outcomes.enumerated().map { index, answer -> String in
+                let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
+                return "<li>\(h(expected?.text ?? "outcome \(index + 1)")): \(h(ReportPhrases.outcome(answer, expected)))</li>"
+            }.joined()
+            let limit = check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? ""
+            out.append("<tr><th scope=\"row\">\(h(reported.device.isEmpty ? "unnamed" : reported.device))</th><td>\(h(reported.build))</td><td>\(h(reported.tester))</td>"
+                + "<td class=\"\(result.verdict?.rawValue ?? "")\">\(h(ReportPhrases.verdict(result)))</td><td>attempt \(result.attempt) of \(reported.attempts)</td>"
+                + "<td>\(h(ReportPhrases.time(result.activeSeconds) + limit))</td><td>\(h(ReportPhrases.counters(result, check)))</td>"
+                + "<td><ul>\(outcomes)</ul></td><td>\(h(result.notes ?? ""))</td></tr>")
+        }
+        out.append("</tbody></table>")
+        return out
+    }
+
+    /// A line chart of the check's median active time per build, described in words for screen readers.
+    static func chart(for check: String, _ report: ReleaseReport) -> String? {
+        guard let history = report.history, let row = history.checks.first(where: { $0.check == check }) else { return nil }
+        let points = row.builds.enumerated().compactMap { index, figures in figures?.medianSeconds.map { (index, $0) } }
+        guard !points.isEmpty else { return nil }
+        let labels = history.labels
+        let width = 560.0, height = 200.0, left = 60.0, right = 20.0, top = 20.0, bottom = 40.0
+        let maximum = max(points.map(\.1).max() ?? 1, 1)
+        let step = labels.count > 1 ? (width - left - right) / Double(labels.count - 1) : 0
+        func x(_ index: Int) -> Double { labels.count > 1 ? left + Double(index) * step : (left + width - right) / 2 }
+        func y(_ seconds: Double) -> Double { top + (height - top - bottom) * (1 - seconds / maximum) }
+        let id = "chart-" + Slug.make(check)
+        let description = "Median active time per build: " + points.map { "build \(labels[$0.0]) \(Durations.spoken($0.1))" }.joined(separator: ", ") + "."
+        var svg = ["<figure>",
+                   "<svg role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">",
+                   "<title id=\"\(id)-title\">\(Escaping.html("Active time of \(check) across builds"))</title>",
+                   "<desc id=\"\(id)-desc\">\(Escaping.html(description))</desc>",
+                   "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - right)\" y2=\"\(height - bottom)\" stroke=\"#555\"/>",
+                   "<line x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(height - bottom)\" stroke=\"#555\"/>",
+                   "<text x=\"\(left - 6)\" y=\"\(top + 4)\" text-anchor=\"end\">\(Escaping.html(String(format: "%.0f s", maximum)))</text>",
+                   "<text x=\"\(left - 6)\" y=\"\(height - bottom)\" text-anchor=\"end\">0 s</text>"]
+        if points.count > 1 {
+            svg.append("<polyline fill=\"none\" stroke=\"#1f4e99\" stroke-width=\"2\" points=\"" + points.map { String(format: "%.1f,%.1f", x($0.0), y($0.1)) }.joined(separator: " ") + "\"/>")
+        }
+        for (index, seconds) in points {
+            svg.append(String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1f4e99\"/>", x(index), y(seconds)))
+        }
+        for (index, label) in labels.enumerated() {
+            svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x(index), height - bottom + 18) + Escaping.html(label) + "</text>")
+        }
+        svg.append("</svg>")
+        svg.append("<figcaption>\(Escaping.html(description))</figcaption>")
+        svg.append("</figure>")
+        return svg.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,71 @@
+import CheckrunModel
+import CheckrunStore
+
+/// JUnit XML for CI dashboards: a testsuite per protocol, a testcase per check and device.
+enum JUnitReport {
+    static func render(_ report: ReleaseReport) -> String {
+        let x = Escaping.xml
+        var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
+        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) }
+        let failures = report.checks.flatMap(\.results).filter { $0.result.verdict == .fail }.count
+        out.append("<testsuites name=\"\(x("checkrun release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\">")
+        for document in report.protocols {
+            let entries = report.checks.filter { $0.reference.document.id == document.id }
+            let cases = entries.flatMap { entry in entry.results.isEmpty ? [(entry, nil)] : entry.results.map { (entry, Optional($0)) } }
+            let failed = cases.filter { $0.1?.result.verdict == .fail }.count
+            let errors = cases.filter { $0.1?.result.verdict == .blocked }.count
+            let skipped = cases.filter { $0.1 == nil || $0.1?.result.verdict == .skipped }.count
+            let time = cases.compactMap { $0.1?.result.activeSeconds }.reduce(0, +)
+            out.append("  <testsuite name=\"\(x(document.id))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">")
+            out.append("    <properties>")
+            out.append("      <property name=\"release\" value=\"\(x(report.release))\"/>")
+            out.append("      <property name=\"title\" value=\"\(x(document.title))\"/>")
+            out.append("      <property name=\"protocol_hash\" value=\"\(document.contentHash)\"/>")
+            out.append("    </properties>")
+            for (entry, reported) in cases {
+                let device = reported?.device ?? ""
+                let name = device.isEmpty ? entry.reference.check.id : "\(entry.reference.check.id) on \(device)"
+                let time = reported?.result.activeSeconds.map(seconds) ?? "0"
+                out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(name))\" time=\"\(time)\">")
+                out.append("      <properties>")
+                var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
+                if let reported {
+                    properties += [("build", reported.build), ("device", reported.device), ("tester", reported.tester), ("attempt", String(reported.result.attempt))]
+                    properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
+                }
+                for (key, value) in properties { out.append("        <property name=\"\(x(key))\" value=\"\(x(value))\"/>") }
+                out.append("      </properties>")
+                switch reported?.result.verdict {
+                case .fail?:
+                    let result = reported?.result
+                    let failedOutcomes = (result?.outcomes ?? []).enumerated().filter { $0.element?.verdict == .fail }.map { index, answer in
+                        "expected \(index + 1) failed: " + (entry.reference.check.expected.indices.contains(index) ? entry.reference.check.expected[index].text : "") + (answer?.note.map { " (\($0))" } ?? "")
+                    }
+                    let message = result.map { $0.summary(against: entry.reference.check) } ?? "fail"
+                    out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x((failedOutcomes + [result?.notes ?? ""]).filter { !$0.isEmpty }.joined(separator: "\n")))</failure>")
+                case .blocked?:
+                    out.append("      <error message=\"\(x("blocked: " + (reported?.result.blockedReason ?? "")))\" type=\"blocked\"/>")
+                case .skipped?:
+                    out.append("      <skipped message=\"skipped by the tester\"/>")
+                case nil:
+                    out.append("      <skipped message=\"not run in this release\"/>")
+                case .pass?:
+                    break
+                }
+                if let notes = reported?.result.notes, !notes.isEmpty {
+                    out.append("      <system-out>\(x(notes))</system-out>")
+                }
+                out.append("    </testcase>")
+            }
+            out.append("  </testsuite>")
+        }
+        out.append("</testsuites>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+}
+
+import Foundation

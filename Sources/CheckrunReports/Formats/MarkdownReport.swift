@@ -1,0 +1,99 @@
+import CheckrunModel
+import CheckrunStore
+
+/// The compliance report as Markdown: what a lead reads, signs and pastes into a ticket.
+enum MarkdownReport {
+    static func render(_ report: ReleaseReport) -> String {
+        let e = Escaping.markdown
+        var out: [String] = []
+        out.append("# Accessibility compliance report: release \(e(report.release))\(report.build.map { ", build \(e($0))" } ?? "")")
+        out.append("")
+        out.append("- Builds: \(e(ReportPhrases.list(report.builds)))")
+        out.append("- Devices: \(e(ReportPhrases.list(report.devices.map { $0.isEmpty ? "unnamed" : $0 })))")
+        out.append("- Testers: \(e(ReportPhrases.list(report.testers)))")
+        out.append("- Results from \(ReportPhrases.date(report.firstResult)) to \(ReportPhrases.date(report.lastResult)); generated \(ReportPhrases.timestamp(report.generatedAt))")
+        out.append("- Summary: \(ReportPhrases.summary(report))")
+        out.append("")
+        out.append("## Protocols")
+        out.append("")
+        out.append("| Protocol | Title | Status | Content hash (SHA-256) | Results from another version |")
+        out.append("| --- | --- | --- | --- | --- |")
+        for entry in report.protocols {
+            out.append("| \(e(entry.id)) | \(e(entry.title)) | \(entry.status) | `\(entry.contentHash)` | \(entry.resultsWithOtherHash) |")
+        }
+        out.append("")
+        out.append("## WCAG 2.2 conformance")
+        out.append("")
+        out.append("Level A and AA criteria, and the AAA criteria a protocol maps. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.")
+        out.append("")
+        out.append("| Criterion | Level | Conformance | Checks | Remarks |")
+        out.append("| --- | --- | --- | --- | --- |")
+        for row in report.criteria {
+            let term = row.isCoverageGap ? "Not evaluated (gap in coverage)" : row.conformance.rawValue
+            out.append("| \(e(row.criterion.title)) | \(row.criterion.level.rawValue) | \(term) | \(e(row.checks.joined(separator: ", "))) | \(e(row.remarks)) |")
+        }
+        out.append("")
+        out.append("## By assistive technology")
+        out.append("")
+        out.append("| Profile | Passed | Failed | Blocked | Skipped | Not run |")
+        out.append("| --- | --- | --- | --- | --- | --- |")
+        for row in report.profiles {
+            let counts = [CheckStatus.passed, .failed, .blocked, .skipped, .notRun].map { String(row.counts[$0] ?? 0) }
+            out.append("| \(e(row.profile)) | " + counts.joined(separator: " | ") + " |")
+        }
+        out.append("")
+        out.append("## By protocol")
+        for document in report.protocols {
+            out.append("")
+            out.append("### \(e(document.title)) (\(e(document.id)))")
+            for entry in report.checks where entry.reference.document.id == document.id {
+                out.append("")
+                out.append("#### \(e(entry.reference.name)): \(entry.status.rawValue)")
+                out.append("")
+                out.append("Profile: \(e(entry.reference.check.profile)). Task: \(e(entry.reference.check.task)).")
+                if entry.results.isEmpty {
+                    out.append("")
+                    out.append("Not run in this release.")
+                }
+                for reported in entry.results {
+                    out.append("")
+                    out += resultLines(reported, entry.reference.check, e)
+                }
+            }
+        }
+        if !report.removed.isEmpty {
+            out.append("")
+            out.append("## Results for checks no longer in the protocols")
+            for reported in report.removed {
+                out.append("")
+                out.append("#### \(e(reported.result.check)): removed")
+                out.append("")
+                out += resultLines(reported, nil, e)
+            }
+        }
+        if let changes = report.changes {
+            out.append("")
+            out.append("## Changes since build \(e(changes.labels.first ?? ""))")
+            out.append("")
+            let lines = changes.checks.flatMap { check in check.changes.map { "- \(e(check.check)): \(e(ReportPhrases.change($0, changes.labels)))" } }
+            out += lines.isEmpty ? ["No check has results in both builds."] : lines
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private static func resultLines(_ reported: ReportedResult, _ check: Check?, _ e: (String) -> String) -> [String] {
+        let result = reported.result
+        var lines = [
+            "- Device: \(e(reported.device.isEmpty ? "unnamed" : reported.device)); build \(e(reported.build)); tester \(e(reported.tester.isEmpty ? "unnamed" : reported.tester)); attempt \(result.attempt), \(reported.attempts) in all",
+            "- Verdict: \(e(ReportPhrases.verdict(result)))",
+            "- Active time: \(ReportPhrases.time(result.activeSeconds))\(check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? "")",
+            "- Counters: \(e(ReportPhrases.counters(result, check)))",
+        ]
+        for (index, answer) in result.outcomes.enumerated() {
+            let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
+            lines.append("- Expected \(index + 1), \(e(expected?.text ?? "outcome \(index + 1)")): \(e(ReportPhrases.outcome(answer, expected)))")
+        }
+        if let notes = result.notes, !notes.isEmpty { lines.append("- Notes: \(e(notes))") }
+        return lines
+    }
+}

@@ -1,0 +1,82 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// Phrases every human-readable format shares, so Markdown and HTML say the same thing.
+enum ReportPhrases {
+    static func date(_ date: Date?) -> String {
+        guard let date else { return "none" }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+
+    static func time(_ seconds: Double?) -> String {
+        seconds.map(Durations.spoken) ?? "not timed"
+    }
+
+    static func list(_ items: [String]) -> String {
+        items.isEmpty ? "none" : items.joined(separator: ", ")
+    }
+
+    static func summary(_ report: ReleaseReport) -> String {
+        let counts = report.summary
+        let parts = CheckStatus.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
+        return "\(report.checks.count) checks: " + parts.joined(separator: ", ")
+    }
+
+    /// "hits 9 (target at least 10 of 10); stops 14 (ceiling 20, over)".
+    static func counters(_ result: CheckResult, _ check: Check?) -> String {
+        let names = Set(result.counters.keys).union(check?.counters.map(\.id) ?? [])
+        guard !names.isEmpty else { return "none" }
+        return names.sorted().map { name -> String in
+            let value = result.counters[name].map { String($0.value) } ?? "not counted"
+            var text = "\(name) \(value)"
+            if let ceiling = check?.counters.first(where: { $0.id == name })?.ceiling {
+                let over = (result.counters[name]?.value ?? 0) > ceiling
+                text += " (ceiling \(ceiling)\(over ? ", over" : ""))"
+            }
+            return text
+        }.joined(separator: "; ")
+    }
+
+    static func outcome(_ answer: OutcomeAnswer?, _ expected: ExpectedOutcome?) -> String {
+        guard let answer else { return "not answered" }
+        var text = answer.verdict.spoken
+        if let value = answer.value { text += ", \(value)" + (expected?.target.map { " against \($0.summary)" } ?? "") }
+        if let note = answer.note, !note.isEmpty { text += ": \(note)" }
+        return text
+    }
+
+    static func verdict(_ result: CheckResult) -> String {
+        guard let verdict = result.verdict else { return "in progress" }
+        if verdict == .blocked, let reason = result.blockedReason { return "blocked: \(reason)" }
+        return verdict.rawValue
+    }
+
+    static func change(_ change: BuildChange, _ labels: [String]) -> String {
+        var parts: [String] = []
+        switch change.verdictChange {
+        case .same: break
+        default: parts.append(change.verdictChange.rawValue)
+        }
+        if change.protocolChanged {
+            parts.append("protocol changed, timings not compared")
+        } else {
+            if let delta = change.secondsDelta {
+                let percent = change.percentDelta.map { String(format: " (%+.0f%%)", $0) } ?? ""
+                parts.append(String(format: "time %+.1f s", delta) + percent)
+            }
+            for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
+                parts.append("\(name) \(delta > 0 ? "+" : "")\(Comparison.format(delta))")
+            }
+        }
+        if parts.isEmpty { parts.append("no change") }
+        let flag = change.flags.isEmpty ? "" : "REGRESSION (\(change.flags.joined(separator: ", "))): "
+        return "\(labels[change.from]) → \(labels[change.to]): " + flag + parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,197 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// A check's standing in the release, across devices.
+public enum CheckStatus: String, Sendable, CaseIterable {
+    case passed, failed, blocked, skipped
+    case notRun = "not run"
+
+    /// One status for several devices: any failure fails the check, then blocked, then passed.
+    static func combining(_ verdicts: [Verdict]) -> CheckStatus {
+        if verdicts.isEmpty { return .notRun }
+        if verdicts.contains(.fail) { return .failed }
+        if verdicts.contains(.blocked) { return .blocked }
+        if verdicts.contains(.pass) { return .passed }
+        return .skipped
+    }
+}
+
+/// VPAT / OpenACR conformance terms.
+public enum Conformance: String, Sendable {
+    case supports = "Supports"
+    case partiallySupports = "Partially Supports"
+    case doesNotSupport = "Does Not Support"
+    case notEvaluated = "Not Evaluated"
+
+    /// The OpenACR catalog's term id.
+    public var openACRLevel: String {
+        switch self {
+        case .supports: return "supports"
+        case .partiallySupports: return "partially-supports"
+        case .doesNotSupport: return "does-not-support"
+        case .notEvaluated: return "not-evaluated"
+        }
+    }
+}
+
+/// The per-release compliance report: everything each format renders.
+public struct ReleaseReport: Sendable {
+    public struct ProtocolEntry: Sendable {
+        public var id: String
+        public var title: String
+        public var status: String
+        public var contentHash: String
+        /// Results made with another version of the protocol: its content changed after testing.
+        public var resultsWithOtherHash: Int
+    }
+
+    public struct CheckEntry: Sendable {
+        public var reference: CheckReference
+        public var results: [ReportedResult]
+        public var status: CheckStatus
+    }
+
+    public struct CriterionRow: Sendable {
+        public var criterion: WCAGCriterion
+        public var checks: [String]
+        public var conformance: Conformance
+        /// A and AA criteria without evidence: a gap in coverage, not a conformance term.
+        public var isCoverageGap: Bool
+        public var remarks: String
+    }
+
+    public struct ProfileRow: Sendable {
+        public var profile: String
+        public var counts: [CheckStatus: Int]
+    }
+
+    public var release: String
+    public var build: String?
+    public var generatedAt: Date
+    public var builds: [String]
+    public var devices: [String]
+    public var testers: [String]
+    public var firstResult: Date?
+    public var lastResult: Date?
+    public var protocols: [ProtocolEntry]
+    public var checks: [CheckEntry]
+    /// Results whose check is no longer in the protocol folder: shown, never dropped.
+    public var removed: [ReportedResult]
+    public var criteria: [CriterionRow]
+    public var profiles: [ProfileRow]
+    /// Every check's figures across all the release's builds (for charts and changes).
+    public var history: Comparison?
+
+    /// What changed since the previous build, when the release has more than one.
+    public var changes: Comparison? {
+        guard let history, history.scopes.count > 1 else { return nil }
+        return history.lastStep()
+    }
+
+    public var summary: [CheckStatus: Int] {
+        Dictionary(grouping: checks, by: \.status).mapValues(\.count)
+    }
+
+    public var hasFailures: Bool { checks.contains { $0.status == .failed } || removed.contains { $0.result.verdict == .fail } }
+}
+
+extension ReleaseReport {
+    /// Why a report cannot be made, with what the user can pick instead.
+    public struct ScopeError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func make(store: ResultStore, library: ProtocolLibrary, release: String, build: String?, threshold: Double = 20, now: Date = Date()) throws -> ReleaseReport {
+        let releases = try store.releases()
+        guard releases.contains(release) else {
+            let hint = Suggestions.closest(to: release, among: releases).first.map { " Did you mean \"\($0)\"?" } ?? ""
+            throw ScopeError(description: "no release \"\(release)\" in the database.\(hint) Known releases: \(releases.isEmpty ? "none yet" : releases.joined(separator: ", "))")
+        }
+        let allBuilds = try store.builds(release: release)
+        if let build, !allBuilds.contains(build) {
+            throw ScopeError(description: "release \(release) has no build \"\(build)\". Its builds: \(allBuilds.joined(separator: ", "))")
+        }
+
+        var byCheck: [String: [ReportedResult]] = [:]
+        var first: Date?, last: Date?
+        try store.forEachLatestResult(release: release, build: build) { reported in
+            byCheck[reported.result.check, default: []].append(reported)
+            first = min(first ?? reported.result.startedAt, reported.result.startedAt)
+            last = max(last ?? reported.result.updatedAt, reported.result.updatedAt)
+        }
+        guard !byCheck.isEmpty else {
+            throw ScopeError(description: "release \(release)\(build.map { ", build \($0)," } ?? "") has no finished results yet; walk some checks with `checkrun run --release \(release) --build B`")
+        }
+
+        let checks = library.allChecks.map { reference -> CheckEntry in
+            let results = byCheck[reference.name] ?? []
+            return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.result.verdict)))
+        }
+        let known = Set(library.allChecks.map(\.name))
+        let removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
+        let protocols = library.documents.map { document -> ProtocolEntry in
+            let hash = document.contentHash
+            let others = checks.filter { $0.reference.document.id == document.id }.flatMap(\.results).filter { $0.result.protocolHash != hash }.count
+            return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash, resultsWithOtherHash: others)
+        }
+
+        let scopes = (build.map { [$0] } ?? allBuilds).map { ResultStore.BuildScope(release: release, build: $0) }
+        let history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: known)
+
+        let participants = try store.participants(release: release, build: build)
+        return ReleaseReport(
+            release: release, build: build, generatedAt: now,
+            builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
+            firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
+            criteria: criteria(checks, library), profiles: profiles(checks), history: history)
+    }
+
+    private static func criteria(_ checks: [CheckEntry], _ library: ProtocolLibrary) -> [CriterionRow] {
+        let mapped = Set(checks.flatMap(\.reference.criteria))
+        return WCAGTable.wcag22.criteria.compactMap { criterion -> CriterionRow? in
+            guard criterion.level != .aaa || mapped.contains(criterion.number) else { return nil }
+            let relevant = checks.filter { $0.reference.criteria.contains(criterion.number) }
+            let evaluated = relevant.filter { $0.status == .passed || $0.status == .failed }
+            let failing = evaluated.filter { $0.status == .failed }
+            let conformance: Conformance
+            if evaluated.isEmpty {
+                conformance = .notEvaluated
+            } else if failing.isEmpty {
+                conformance = .supports
+            } else if failing.count == evaluated.count {
+                conformance = .doesNotSupport
+            } else {
+                conformance = .partiallySupports
+            }
+            var remarks: [String] = []
+            for entry in failing {
+                for reported in entry.results where reported.result.verdict == .fail {
+                    var text = "\(entry.reference.name) fails on \(reported.device.isEmpty ? "an unnamed device" : reported.device) (build \(reported.build))"
+                    let notes = ([reported.result.notes] + reported.result.outcomes.map { $0?.note }).compactMap { $0 }.filter { !$0.isEmpty }
+                    if !notes.isEmpty { text += ": " + notes.joined(separator: "; ") }
+                    remarks.append(text)
+                }
+            }
+            if evaluated.isEmpty {
+                remarks.append(relevant.isEmpty ? "No protocol maps this criterion." : "Mapped checks have no pass or fail result: \(relevant.map(\.reference.name).joined(separator: ", ")).")
+            } else if failing.isEmpty {
+                remarks.append("Passed: \(evaluated.map(\.reference.name).joined(separator: ", ")).")
+            }
+            return CriterionRow(
+                criterion: criterion, checks: relevant.map(\.reference.name), conformance: conformance,
+                isCoverageGap: evaluated.isEmpty && criterion.level != .aaa, remarks: remarks.joined(separator: " "))
+        }
+    }
+
+    private static func profiles(_ checks: [CheckEntry]) -> [ProfileRow] {
+        var order: [String] = []
+        var rows: [String: [CheckStatus: Int]] = [:]
+        for entry in checks {
+            let profile = entry.reference.check.profile
+            if rows[profile] == nil { order.append(profile) }
+            rows[profile, default: [:]][entry.status, default: 0] += 1
+        }
+        return order.map { ProfileRow(profile: $0, counts: rows[$0] ?? [:]) }
+    }
+}

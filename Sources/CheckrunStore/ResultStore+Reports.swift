@@ -1,0 +1,142 @@
+import CheckrunModel
+import Foundation
+
+/// One result as reports see it: the result with its session's context.
+public struct ReportedResult: Sendable, Equatable {
+    public var result: CheckResult
+    public var release: String
+    public var build: String
+    public var device: String
+    public var tester: String
+    /// How many results this check has on this device in the scope of the query.
+    public var attempts: Int
+}
+
+/// The queries behind reports and comparisons. Aggregation happens in SQL and rows stream
+/// out one at a time, so memory stays flat however large the database grows.
+extension ResultStore {
+    /// The releases in the database, in the order they were first tested.
+    public func releases() throws -> [String] {
+        try database.query("SELECT release FROM sessions GROUP BY release ORDER BY min(started_at)") { $0.string(0) ?? "" }
+    }
+
+    /// The builds of a release, in the order they were first tested.
+    public func builds(release: String) throws -> [String] {
+        try database.query("SELECT build FROM sessions WHERE release = ? GROUP BY build ORDER BY min(started_at)", [.text(release)]) { $0.string(0) ?? "" }
+    }
+
+    /// The distinct testers and devices of a release (or one build), sorted.
+    public func participants(release: String, build: String?) throws -> (testers: [String], devices: [String]) {
+        let testers = try database.query(
+            "SELECT DISTINCT tester FROM sessions WHERE release = ?1 AND (?2 IS NULL OR build = ?2) AND tester <> '' ORDER BY tester",
+            [.text(release), SQLValue(build)]) { $0.string(0) ?? "" }
+        let devices = try database.query(
+            "SELECT DISTINCT device FROM sessions WHERE release = ?1 AND (?2 IS NULL OR build = ?2) ORDER BY device",
+            [.text(release), SQLValue(build)]) { $0.string(0) ?? "" }
+        return (testers, devices)
+    }
+
+    /// For each check and device, the latest finished result in the release (or in one build),
+    /// with the number of attempts, handed to `body` one at a time.
+    public func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
+        let sql = """
+            WITH scoped AS (
+                SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason,
+                    r.tally, r.notes, r.notes_answered_at, r.started_at, r.updated_at,
+                    s.release, s.build, s.device, s.tester,
+                    row_number() OVER (PARTITION BY r.check_name, s.device ORDER BY r.updated_at DESC, r.attempt DESC) AS latest,
+                    count(*) OVER (PARTITION BY r.check_name, s.device) AS attempts
+                FROM results r JOIN sessions s ON s.id = r.session_id
+                WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
+            )
+            SELECT id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes,
+                notes_answered_at, started_at, updated_at, release, build, device, tester, attempts
+            FROM scoped WHERE latest = 1 ORDER BY check_name, device
+            """
+        try database.forEach(sql, [.text(release), SQLValue(build)]) { row in
+            guard let id = row.string(0).flatMap(UUID.init(uuidString:)), let session = row.string(1).flatMap(UUID.init(uuidString:)) else { return }
+            var result = CheckResult(
+                id: id, sessionID: session, check: row.string(2) ?? "", protocolHash: row.string(3) ?? "",
+                attempt: row.int(4) ?? 1, outcomeCount: 0, startedAt: row.date(10) ?? Date())
+            result.verdict = row.string(5).flatMap(Verdict.init(rawValue:))
+            result.blockedReason = row.string(6)
+            result.tally = row.int(7) ?? 0
+            result.notes = row.string(8)
+            result.notesAnsweredAt = row.date(9)
+            result.updatedAt = row.date(11) ?? result.startedAt
+            try loadParts(of: &result)
+            try body(ReportedResult(
+                result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
+                tester: row.string(15) ?? "", attempts: row.int(16) ?? 1))
+        }
+    }
+
+    /// Fills in a result's outcome answers, counters and stopwatch events.
+    func loadParts(of result: inout CheckResult) throws {
+        let id = SQLValue.text(result.id.uuidString)
+        var parts = result
+        try database.forEach("SELECT position, verdict, value, note, answered_at FROM outcome_answers WHERE result_id = ? ORDER BY position", [id]) { row in
+            guard let position = row.int(0), let verdict = row.string(1).flatMap(OutcomeVerdict.init(rawValue:)) else { return }
+            while parts.outcomes.count <= position { parts.outcomes.append(nil) }
+            parts.outcomes[position] = OutcomeAnswer(verdict, value: row.int(2), note: row.string(3), answeredAt: row.date(4) ?? Date())
+        }
+        try database.forEach("SELECT counter, value, answered_at FROM counter_values WHERE result_id = ?", [id]) { row in
+            if let name = row.string(0), let value = row.int(1) { parts.counters[name] = CounterValue(value, answeredAt: row.date(2) ?? Date()) }
+        }
+        try database.forEach("SELECT kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE result_id = ? ORDER BY sequence", [id]) { row in
+            if let kind = row.string(0).flatMap(StopwatchEvent.Kind.init(rawValue:)) {
+                parts.stopwatch.append(StopwatchEvent(kind, at: row.double(1) ?? 0, typedSeconds: row.double(2), recordedAt: row.date(3) ?? Date()))
+            }
+        }
+        result = parts
+    }
+
+    /// A release and build, the unit a comparison compares.
+    public struct BuildScope: Sendable, Hashable {
+        public var release: String
+        public var build: String
+
+        public init(release: String, build: String) {
+            self.release = release
+            self.build = build
+        }
+    }
+
+    /// One finished result for comparisons: which scope it belongs to, its verdict, active time,
+    /// protocol hash and counters.
+    public struct TimingRow: Sendable {
+        public var check: String
+        public var scope: Int
+        public var device: String
+        public var verdict: Verdict
+        public var activeSeconds: Double?
+        public var protocolHash: String
+        public var updatedAt: Double
+        public var counters: [String: Int]
+    }
+
+    /// Streams the finished results of the given builds, ordered by check, then time.
+    public func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
+        guard !scopes.isEmpty else { return }
+        let cases = scopes.indices.map { "WHEN s.release = ?\($0 * 2 + 1) AND s.build = ?\($0 * 2 + 2) THEN \($0)" }.joined(separator: " ")
+        let sql = """
+            SELECT r.check_name, scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
+                (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), r.device
+            FROM (SELECT r.*, s.device, CASE \(cases) END AS scope FROM results r JOIN sessions s ON s.id = r.session_id) r
+            WHERE r.scope IS NOT NULL AND r.verdict IS NOT NULL
+            ORDER BY r.check_name, r.updated_at
+            """
+        let values = scopes.flatMap { [SQLValue.text($0.release), .text($0.build)] }
+        try database.forEach(sql, values) { row in
+            guard let verdict = row.string(2).flatMap(Verdict.init(rawValue:)), let scope = row.int(1) else { return }
+            var counters: [String: Int] = [:]
+            for pair in (row.string(6) ?? "").split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, let value = Int(parts[1]) { counters[String(parts[0])] = value }
+            }
+            try body(TimingRow(
+                check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", verdict: verdict, activeSeconds: row.double(3),
+                protocolHash: row.string(4) ?? "", updatedAt: row.double(5) ?? 0, counters: counters))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import CheckrunModel
+import CheckrunReports
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+@Suite struct ComparisonTests {
+    let stops = "motor-accessibility/switch-control-stops-to-pay"
+    let touch = "tiny-target/touch-one-hand"
+    let inspector = "tiny-target/accessibility-inspector"
+
+    func compare(_ fixture: ReportFixture, _ builds: [String], threshold: Double = 20) throws -> Comparison {
+        try Comparison.make(store: fixture.store, scopes: builds.map { ResultStore.BuildScope(release: "2.4", build: $0) },
+                            threshold: threshold, known: Set(fixture.library.allChecks.map(\.name)))
+    }
+
+    @Test func mediansAcrossAttemptsAndTestersAndTheFlagsTheyRaise() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        for (seconds, count, tester) in [(10.0, 12, "Ana"), (20.0, 14, "Ben"), (60.0, 13, "Ana")] {
+            try fixture.add(stops, build: "310", tester: tester, verdict: .pass, seconds: seconds, counters: ["stops": count])
+        }
+        for (seconds, count) in [(22.0, 14), (26.0, 16)] {
+            try fixture.add(stops, build: "311", verdict: .pass, seconds: seconds, counters: ["stops": count])
+        }
+        let comparison = try compare(fixture, ["310", "311"])
+        let row = try #require(comparison.checks.first { $0.check == stops })
+        #expect(row.builds[0]?.medianSeconds == 20)
+        #expect(row.builds[0]?.medianCounters["stops"] == 13)
+        #expect(row.builds[1]?.medianSeconds == 24)
+        #expect(row.builds[1]?.medianCounters["stops"] == 15)
+        let change = try #require(row.changes.first)
+        #expect(change.secondsDelta == 4)
+        #expect(change.percentDelta == 20)
+        #expect(change.flags == ["stops +2"], "20% is not more than the 20% threshold; a counter that grew is flagged")
+        let stricter = try compare(fixture, ["310", "311"], threshold: 10)
+        #expect(stricter.checks.first { $0.check == stops }?.changes.first?.flags == ["time +20%", "stops +2"])
+    }
+
+    @Test func verdictChangesFixedRegressedNewAndNoLongerRun() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add(touch, build: "310", verdict: .fail, seconds: 30)
+        try fixture.add(touch, build: "311", verdict: .pass, seconds: 30)
+        try fixture.add(inspector, build: "310", verdict: .pass, seconds: 30)
+        try fixture.add(inspector, build: "311", verdict: .fail, seconds: 30)
+        try fixture.add(stops, build: "310", verdict: .pass, seconds: 30)
+        try fixture.add("tiny-target/voice-control-show-numbers", build: "311", verdict: .pass, seconds: 5)
+        let comparison = try compare(fixture, ["310", "311"])
+        func change(_ name: String) -> BuildChange? { comparison.checks.first { $0.check == name }?.changes.first }
+        #expect(change(touch)?.verdictChange == .fixed && change(touch)?.flags.isEmpty == true)
+        #expect(change(inspector)?.verdictChange == .regressed && change(inspector)?.flags == ["verdict pass → fail"])
+        #expect(change(stops)?.verdictChange == .noLongerRun)
+        #expect(change("tiny-target/voice-control-show-numbers")?.verdictChange == .new)
+        #expect(comparison.regressions.count == 1)
+    }
+
+    @Test func aChangedProtocolIsShownInsteadOfATimingVerdict() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add(stops, build: "310", verdict: .pass, seconds: 10, counters: ["stops": 10], protocolHash: "old")
+        try fixture.add(stops, build: "311", verdict: .pass, seconds: 30, counters: ["stops": 20])
+        let comparison = try compare(fixture, ["310", "311"])
+        let change = try #require(comparison.checks.first?.changes.first)
+        #expect(change.protocolChanged)
+        #expect(change.flags.isEmpty, "a slower time under a changed protocol is not a regression")
+        #expect(ComparisonFormat.text.render(comparison).contains("310 → 311: protocol changed, timings not compared"))
+    }
+
+    @Test func everyFormatRendersAndTheCSVAndJSONParseBack() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add(touch, build: "310", verdict: .pass, seconds: 30, counters: ["hits": 10])
+        try fixture.add(touch, build: "311", verdict: .fail, seconds: 45, counters: ["hits": 8])
+        let comparison = try compare(fixture, ["310", "311"])
+        let text = ComparisonFormat.text.render(comparison)
+        #expect(text.contains("tiny-target/touch-one-hand\n  310: median 30.0 s, hits 10, pass (1 result)\n  311: median 45.0 s, hits 8, fail (1 result)"))
+        #expect(text.contains("310 → 311: REGRESSION (verdict pass → fail, time +50%): regressed, time +15.0 s (+50%), hits -2"))
+        #expect(text.hasSuffix("1 regression flagged.\n"))
+        let markdown = ComparisonFormat.markdown.render(comparison)
+        #expect(markdown.contains("| Check | 310 | 311 | Changes |"))
+        let json = try JSONParser.parse(ComparisonFormat.json.render(comparison))
+        #expect(json["checks"]?.arrayValue?.first?["changes"]?.arrayValue?.first?["regression"]?.value == .bool(true))
+        let csv = CSV.parse(ComparisonFormat.csv.render(comparison))
+        #expect(csv.count == 2)
+        #expect(csv[1][0] == touch && csv[1][6] == "50.00" && csv[1][12] == "yes")
+    }
+}
+

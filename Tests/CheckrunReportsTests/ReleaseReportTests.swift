@@ -1,0 +1,287 @@
+import CheckrunModel
+import CheckrunReports
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite struct ReleaseReportTests {
+    /// Release 2.4: build 310 then 311, two devices, a failure with hostile notes, a blocked
+    /// check, a result for a check that no longer exists.
+    func makeFixture() throws -> ReportFixture {
+        var fixture = try ReportFixture()
+        try fixture.add("tiny-target/touch-one-hand", build: "310", verdict: .pass, seconds: 40, counters: ["hits": 10])
+        try fixture.add("tiny-target/touch-one-hand", build: "311", verdict: .fail, outcomes: [.fail, .pass], seconds: 55, counters: ["hits": 9], notes: ReportFixture.hostileNote)
+        try fixture.add("tiny-target/touch-one-hand", build: "311", device: "iPad", verdict: .pass, seconds: 30, counters: ["hits": 10])
+        try fixture.add("tiny-target/accessibility-inspector", build: "311", verdict: .pass, seconds: 20)
+        try fixture.add("tiny-target/voice-control-show-numbers", build: "311", verdict: .fail, seconds: 12, notes: "numbers 3 and 4 overlap")
+        try fixture.add("over-grouped-control/voiceover", build: "311", verdict: .fail, seconds: 90)
+        try fixture.add("over-grouped-control/switch-control", build: "311", verdict: .fail, seconds: 80)
+        try fixture.add("system-gesture-safe-zone/voiceover", build: "311", verdict: .pass, seconds: 10)
+        try fixture.add("system-gesture-safe-zone/larger-text-ax3", build: "311", verdict: .blocked)
+        try fixture.add("tiny-target/retired-check", build: "311", verdict: .fail, seconds: 5, notes: "kept, never dropped")
+        return fixture
+    }
+
+    @Test func theSummaryCountsEveryCheckInTheProtocolsIncludingNotRun() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        #expect(report.checks.count == 22)
+        #expect(report.summary[.passed] == 2)
+        #expect(report.summary[.failed] == 4, "touch-one-hand fails on iPhone 15 even though it passes on iPad")
+        #expect(report.summary[.blocked] == 1)
+        #expect(report.summary[.notRun] == 15)
+        #expect(report.builds == ["310", "311"])
+        #expect(report.devices == ["iPad", "iPhone 15"])
+        #expect(report.removed.map(\.result.check) == ["tiny-target/retired-check"])
+        let touch = try #require(report.checks.first { $0.reference.name == "tiny-target/touch-one-hand" })
+        #expect(touch.results.count == 2, "the latest result per device")
+        #expect(touch.results.first { $0.device == "iPhone 15" }?.attempts == 2, "attempts in the release on that device")
+        #expect(touch.results.first { $0.device == "iPhone 15" }?.result.attempt == 1, "the first attempt of build 311")
+        #expect(touch.results.first { $0.device == "iPhone 15" }?.build == "311")
+        #expect(report.hasFailures)
+    }
+
+    @Test func conformanceTermsFollowTheMappedChecks() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        func row(_ number: String) -> ReleaseReport.CriterionRow? { report.criteria.first { $0.criterion.number == number } }
+        #expect(row("2.5.8")?.conformance == .partiallySupports, "tiny-target passes one check, fails two")
+        #expect(row("2.1.1")?.conformance == .doesNotSupport, "both over-grouped checks fail")
+        #expect(row("2.5.7")?.conformance == .supports, "system-gesture-safe-zone: one pass, one blocked (not evidence), one not run")
+        #expect(row("2.2.1")?.conformance == .notEvaluated)
+        #expect(row("2.2.1")?.isCoverageGap == true)
+        #expect(row("1.1.1")?.isCoverageGap == true && row("1.1.1")?.remarks == "No protocol maps this criterion.")
+        #expect(row("2.5.5")?.criterion.level == .aaa, "AAA criteria a protocol maps are listed")
+        #expect(row("2.5.5")?.isCoverageGap == false)
+        #expect(row("1.2.6") == nil, "AAA criteria nobody maps are left out")
+        #expect(report.criteria.filter { $0.criterion.level != .aaa }.count == 55, "every A and AA criterion of WCAG 2.2")
+        #expect(row("2.5.8")?.remarks.contains("tiny-target/voice-control-show-numbers fails on iPhone 15 (build 311): numbers 3 and 4 overlap") == true)
+        let voiceOver = report.profiles.first { $0.profile == "VoiceOver" }
+        #expect(voiceOver?.counts[.passed] == 1 && voiceOver?.counts[.failed] == 1)
+    }
+
+    @Test func oneBuildOnlyAndUnknownScopes() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let only310 = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: "310")
+        #expect(only310.summary[.passed] == 1 && only310.summary[.failed] == nil)
+        #expect(only310.changes == nil)
+        #expect { try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.5", build: nil) } throws: {
+            "\($0)".contains("no release \"2.5\" in the database. Did you mean \"2.4\"? Known releases: 2.4")
+        }
+        #expect { try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: "999") } throws: {
+            "\($0)".contains("release 2.4 has no build \"999\". Its builds: 310, 311")
+        }
+    }
+
+    @Test func theJSONReportFollowsItsSchema() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let schemaNode = try JSONParser.parse(try Repository.text("Schemas/report.schema.json"))
+        #expect(JSONSchema.keywordsUsed(in: schemaNode).subtracting(JSONSchema.supportedKeywords).isEmpty)
+        let document = try JSONParser.parse(ReportFormat.json.render(report))
+        let violations = JSONSchema(schemaNode).validate(document)
+        #expect(violations.isEmpty, "\(violations.prefix(5).map { "\($0.pointer): \($0.message)" })")
+        #expect(document["summary"]?["notRun"]?.intValue == 15)
+        let changes = try #require(document["changes"]?["checks"]?.arrayValue)
+        #expect(changes.contains { $0["check"]?.stringValue == "tiny-target/touch-one-hand" })
+        // The validator is not a rubber stamp: a wrong field is caught.
+        var broken = document
+        if case .object(var members) = broken.value {
+            members.append(JSONMember("extra", JSONNode(.bool(true))))
+            broken = JSONNode(.object(members))
+        }
+        #expect(!JSONSchema(schemaNode).validate(broken).isEmpty)
+    }
+
+    @Test func junitStaysValidXMLWhateverTheNotesHold() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let xml = ReportFormat.junit.render(report)
+        let collector = XMLCollector()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = collector
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(collector.elements["testsuite"] == 5)
+        #expect(collector.elements["testcase"] == 23, "one per check and device, and one for each check not run")
+        #expect(collector.elements["failure"] == 4)
+        #expect(collector.elements["error"] == 1, "blocked")
+        #expect(collector.text.contains("<script>alert('x')</script> ]]>"), "the notes come back as text")
+        #expect(collector.attributes.contains { $0.key == "time" && $0.value == "55.000" })
+    }
+
+    @Test func csvParsesBackAndNeutralisesFormulas() throws {
+        var fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPad", verdict: .fail, notes: "=HYPERLINK(\"x\")\nsecond line, with comma")
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let rows = CSV.parse(ReportFormat.csv.render(report))
+        #expect(rows.first?.count == 18)
+        #expect(rows.dropFirst().allSatisfy { $0.count == 18 })
+        #expect(rows.count == 1 + 10, "one row per latest result, the removed check included")
+        let notes = rows.dropFirst().map { $0[14] }
+        #expect(notes.contains("'=HYPERLINK(\"x\")\nsecond line, with comma"))
+        #expect(notes.contains(ReportFixture.hostileNote))
+        let cells: [String] = rows.dropFirst().reduce([], +)
+        #expect(!cells.contains { cell in cell.first.map { "=+@".contains($0) } ?? false })
+        #expect(rows.contains { $0[5] == "tiny-target/retired-check" && $0[16] == "removed" })
+    }
+
+    @Test func htmlIsSelfContainedAccessibleAndHoldsNoTagFromData() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let html = ReportFormat.html.render(report)
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.contains("\u{1B}") && !html.contains("\u{0}"))
+        #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &quot;quoted&quot;"))
+        #expect(html.contains("<caption>Conformance by success criterion</caption>"))
+        #expect(html.contains("<th scope=\"col\">Conformance</th>"))
+        #expect(html.contains("<td class=\"partially-supports\">Partially Supports</td>"), "the verdict is in words; colour only adds")
+        #expect(html.contains("<svg role=\"img\" aria-labelledby=\"chart-tiny-target-touch-one-hand-title"))
+        #expect(html.contains("Median active time per build: build 310 40 seconds, build 311 42.5 seconds."))
+        let links = html.components(separatedBy: "http").count - 1
+        #expect(links == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1, "no link but the SVG namespace")
+        #expect(!html.contains("src=") && !html.contains("<link"))
+    }
+
+    @Test func openACRValidatesAgainstItsSchemaAndLeavesGapsToTheLead() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let schemaNode = try JSONParser.parse(try Repository.text("Tests/Fixtures/openacr-0.1.0.json"))
+        #expect(JSONSchema.keywordsUsed(in: schemaNode).subtracting(JSONSchema.supportedKeywords).isEmpty)
+        let yaml = ReportFormat.openacr.render(report)
+        let document = try JSONParser.parse(YAMLSubset.toJSON(yaml))
+        let violations = JSONSchema(schemaNode).validate(document)
+        #expect(violations.isEmpty, "\(violations.prefix(5).map { "\($0.pointer): \($0.message)" })")
+        let levelA = try #require(document["chapters"]?["success_criteria_level_a"])
+        let criteria = try #require(levelA["criteria"]?.arrayValue)
+        let keyboard = try #require(criteria.first { $0["num"]?.stringValue == "2.1.1" })
+        #expect(keyboard["components"]?.arrayValue?.first?["adherence"]?["level"]?.stringValue == "does-not-support")
+        let nonText = try #require(criteria.first { $0["num"]?.stringValue == "1.1.1" })
+        #expect(nonText["components"]?.arrayValue?.first?["adherence"] == nil, "no evidence: left for the lead")
+        #expect(levelA["notes"]?.stringValue?.contains("To be completed by the compliance lead") == true)
+        #expect(document["catalog"]?.stringValue == "2.5-edition-wcag-2.2-en")
+    }
+
+    @Test func markdownShowsEveryPartOfTheReport() throws {
+        let fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let markdown = ReportFormat.markdown.render(report)
+        #expect(markdown.contains("- Summary: 22 checks: 2 passed, 4 failed, 1 blocked, 0 skipped, 15 not run"))
+        #expect(markdown.contains("| 2.5.8 Target Size (Minimum) | AA | Partially Supports |"))
+        #expect(markdown.contains("| 2.2.1 Timing Adjustable | A | Not evaluated (gap in coverage) |"))
+        #expect(markdown.contains("#### tiny-target/touch-one-hand: failed"))
+        #expect(markdown.contains("- Counters: hits 9"))
+        #expect(markdown.contains("## Results for checks no longer in the protocols"))
+        #expect(markdown.contains("## Changes since build 310"))
+        #expect(markdown.contains("- tiny-target/touch-one-hand: 310 → 311: REGRESSION (verdict pass → fail"))
+        #expect(!markdown.contains("<script>"))
+    }
+}
+
+/// Collects what an XML parser saw.
+final class XMLCollector: NSObject, XMLParserDelegate {
+    var elements: [String: Int] = [:]
+    var attributes: [(key: String, value: String)] = []
+    var text = ""
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        elements[name, default: 0] += 1
+        self.attributes += attributes.map { ($0.key, $0.value) }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+}
+
+/// RFC 4180 reading, to prove the CSV round-trips.
+enum CSV {
+    static func parse(_ text: String) -> [[String]] {
+        var rows: [[String]] = [], row: [String] = [], field = "", quoted = false
+        var characters = Array(text)[...]
+        while let character = characters.popFirst() {
+            if quoted {
+                if character == "\"" {
+                    if characters.first == "\"" { field.append("\""); characters = characters.dropFirst() } else { quoted = false }
+                } else { field.append(character) }
+            } else if character == "\"" { quoted = true }
+            else if character == "," { row.append(field); field = "" }
+            else if character == "\r\n" || character == "\n" { row.append(field); rows.append(row); row = []; field = "" }
+            else { field.append(character) }
+        }
+        return rows
+    }
+}
+
+/// The YAML checkrun writes is JSON-shaped (every scalar a JSON literal): this reads it back.
+enum YAMLSubset {
+    static func toJSON(_ yaml: String) -> String {
+        let lines = yaml.split(separator: "\n").map(String.init)
+        var index = 0
+        return JSONWriter.write(parse(lines, &index, indent: 0))
+    }
+
+    private static func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+
+    private static func scalar(_ text: String) -> JSONValue {
+        (try? JSONParser.parse(text).value) ?? .string(text)
+    }
+
+    /// `"key": rest` → (key, rest), the key read as the JSON string it is.
+    private static func splitKey(_ line: String) -> (String, String)? {
+        let characters = Array(line)
+        guard characters.first == "\"" else { return nil }
+        var position = 1
+        while position < characters.count, characters[position] != "\"" {
+            position += characters[position] == "\\" ? 2 : 1
+        }
+        guard position + 1 < characters.count, characters[position + 1] == ":",
+              let key = try? JSONParser.parse(String(characters[0...position])).stringValue else { return nil }
+        return (key, String(characters[(position + 2)...]).trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func parse(_ lines: [String], _ index: inout Int, indent: Int) -> JSONValue {
+        guard index < lines.count else { return .null }
+        let trimmed = lines[index].dropFirst(indent)
+        if trimmed.hasPrefix("- ") {
+            var items: [JSONNode] = []
+            while index < lines.count, indentation(lines[index]) == indent, lines[index].dropFirst(indent).hasPrefix("- ") {
+                let rest = String(lines[index].dropFirst(indent + 2))
+                if rest.hasPrefix("\"") && !rest.contains("\": ") && !rest.hasSuffix("\":") {
+                    items.append(JSONNode(scalar(rest)))
+                    index += 1
+                } else {
+                    var copy = lines
+                    copy[index] = String(repeating: " ", count: indent + 2) + rest
+                    items.append(JSONNode(parse(copy, &index, indent: indent + 2)))
+                }
+            }
+            return .array(items)
+        }
+        var members: [JSONMember] = []
+        while index < lines.count, indentation(lines[index]) == indent, !lines[index].dropFirst(indent).hasPrefix("- ") {
+            guard let (key, rest) = splitKey(String(lines[index].dropFirst(indent))) else { break }
+            index += 1
+            if rest.isEmpty {
+                let childIndent = index < lines.count ? indentation(lines[index]) : indent
+                members.append(JSONMember(key, JSONNode(parse(lines, &index, indent: childIndent))))
+            } else {
+                members.append(JSONMember(key, JSONNode(scalar(rest))))
+            }
+        }
+        return .object(members)
+    }
+}
