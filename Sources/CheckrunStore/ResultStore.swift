@@ -73,6 +73,11 @@ public final class ResultStore {
         }
     }
 
+    /// Runs several writes as one transaction (imports, merges, benchmarks): one commit, not one per row.
+    public func batch<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(body)
+    }
+
     // MARK: - Sessions
 
     public func insert(_ session: Session) throws {

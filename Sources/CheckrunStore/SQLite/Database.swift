@@ -48,6 +48,7 @@ public final class Database {
     private var handle: OpaquePointer?
     public let path: String
     private var statements: [String: OpaquePointer] = [:]
+    private var transactionDepth = 0
 
     /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
     /// to be a checkrun database is left exactly as it was.
@@ -180,6 +181,14 @@ public final class Database {
     /// IMMEDIATE takes the write lock up front, so the busy timeout applies and a concurrent
     /// writer waits instead of failing half way.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        // Inside an enclosing transaction the work simply joins it: all of it lands, or none.
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()
