@@ -119,10 +119,13 @@ extension ResultStore {
     public func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
         guard !scopes.isEmpty else { return }
         let cases = scopes.indices.map { "WHEN s.release = ?\($0 * 2 + 1) AND s.build = ?\($0 * 2 + 2) THEN \($0)" }.joined(separator: " ")
+        let releases = scopes.indices.map { "?\($0 * 2 + 1)" }.joined(separator: ", ")
+        // The release filter lets the sessions index narrow the scan before the CASE picks builds.
         let sql = """
             SELECT r.check_name, scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
                 (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), r.device
-            FROM (SELECT r.*, s.device, CASE \(cases) END AS scope FROM results r JOIN sessions s ON s.id = r.session_id) r
+            FROM (SELECT r.*, s.device, CASE \(cases) END AS scope FROM results r JOIN sessions s ON s.id = r.session_id
+                  WHERE s.release IN (\(releases))) r
             WHERE r.scope IS NOT NULL AND r.verdict IS NOT NULL
             ORDER BY r.check_name, r.updated_at
             """

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wall time and peak resident memory of one child process.
+struct Measurement {
+    var seconds: Double
+    var peakMB: Double
+    var status: Int32
+    var outputBytes: Int
+}
+
+enum Measure {
+    /// Runs `executable` with `arguments` to its end, feeding `input`, its output counted and dropped.
+    static func run(_ executable: String, _ arguments: [String], input: String = "") -> Measurement {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var inputPipe: [Int32] = [0, 0], outputPipe: [Int32] = [0, 0]
+        pipe(&inputPipe)
+        pipe(&outputPipe)
+        let devNull = open("/dev/null", O_WRONLY)
+        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, devNull, 2)
+        posix_spawn_file_actions_addclose(&actions, inputPipe[1])
+        posix_spawn_file_actions_addclose(&actions, outputPipe[0])
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ProcessInfo.processInfo.systemUptime
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { fail("cannot start \(executable)") }
+        close(inputPipe[0])
+        close(outputPipe[1])
+        close(devNull)
+        let bytes = Array(input.utf8)
+        _ = bytes.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
+        close(inputPipe[1])
+        var total = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(outputPipe[0], $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            total += count
+        }
+        close(outputPipe[0])
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        return Measurement(seconds: ProcessInfo.processInfo.systemUptime - start, peakMB: Double(usage.ru_maxrss) / 1024,
+                           status: (status >> 8) & 0xFF, outputBytes: total)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("checkrun-bench: \(message)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,122 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// A synthetic but realistic history, written through checkrun's own store: 20 releases of
+/// 50 builds, 8 devices, the repository's protocols plus generated ones up to 500 checks,
+/// about 5% failures, notes of varied length.
+struct SyntheticData {
+    static let releases = (1...20).map { String(format: "r%02d", $0) }
+    static let buildsPerRelease = 50
+    static let devices = ["iPhone 15", "iPhone 15 Pro Max", "iPhone SE", "iPhone 13 mini", "iPad Air", "iPad mini", "iPhone 16", "iPad Pro"]
+    static let profiles = ["VoiceOver", "Switch Control", "Voice Control", "touch, one hand", "Larger Text AX3", "Full Keyboard Access", "AssistiveTouch", "Accessibility Inspector"]
+
+    /// Writes the generated protocols beside copies of the repository's, up to `total` checks.
+    static func writeProtocols(from source: String, to folder: URL, total: Int) throws -> ProtocolLibrary {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasSuffix(".json") {
+            try FileManager.default.copyItem(atPath: source + "/" + name, toPath: folder.appendingPathComponent(name).path)
+        }
+        var library = try ProtocolLibrary.load(directory: folder.path)
+        var count = library.allChecks.count
+        var number = 1
+        let wcag = WCAGTable.wcag22.criteria.filter { $0.level != .aaa }.map(\.number)
+        while count < total {
+            let checks = (0..<min(20, total - count)).map { index -> Check in
+                let counted = index % 4 == 0
+                return Check(
+                    id: "check-\(index + 1)", profile: profiles[(number + index) % profiles.count],
+                    task: "complete flow \(index + 1) of screen \(number)",
+                    expected: [ExpectedOutcome("every control is reachable"), ExpectedOutcome("every control says its name and role")],
+                    counters: counted ? [Counter(id: "stops", label: "scanning stops", ceiling: 60)] : [],
+                    wcag: [wcag[(number * 7 + index) % wcag.count]])
+            }
+            let document = ProtocolDocument(id: String(format: "bench-screen-%03d", number), title: "Bench screen \(number)", status: .ready,
+                                            source: "generated", wcag: [], checks: checks)
+            try Data(document.fileText.utf8).write(to: folder.appendingPathComponent("\(document.id).json"))
+            count += checks.count
+            number += 1
+        }
+        library = try ProtocolLibrary.load(directory: folder.path)
+        return library
+    }
+
+    /// Fills the store with `total` results, printing progress to standard error.
+    static func fill(_ store: ResultStore, library: ProtocolLibrary, total: Int) throws -> Double {
+        var random = SplitMix(seed: 42)
+        let checks = library.allChecks
+        let builds = releases.count * buildsPerRelease
+        let perBuild = max(1, total / builds)
+        var written = 0
+        var clock = 1_700_000_000.0
+        let start = ProcessInfo.processInfo.systemUptime
+        var lastProgress = start
+        for release in releases {
+            for buildNumber in 1...buildsPerRelease {
+                let build = String(buildNumber)
+                try store.batch {
+                    var remaining = min(perBuild, total - written)
+                    var deviceIndex = 0
+                    while remaining > 0 {
+                        let device = devices[deviceIndex % devices.count]
+                        deviceIndex += 1
+                        let size = min(remaining, max(1, perBuild / devices.count + 1))
+                        let offset = Int(random.next() % UInt64(checks.count))
+                        let plan = (0..<size).map { checks[(offset + $0) % checks.count] }
+                        clock += 600
+                        let session = Session(release: release, build: build, device: device, tester: "tester \(deviceIndex % 5)",
+                                              plan: plan.map(\.name), startedAt: Date(timeIntervalSince1970: clock), finishedAt: Date(timeIntervalSince1970: clock + 500))
+                        try store.insert(session)
+                        for reference in plan {
+                            clock += 1
+                            try store.save(result(for: reference, session: session, at: clock, &random))
+                        }
+                        remaining -= size
+                        written += size
+                    }
+                }
+                let now = ProcessInfo.processInfo.systemUptime
+                if now - lastProgress > 2 {
+                    lastProgress = now
+                    FileHandle.standardError.write(Data("  building: \(written) of \(total) results (\(Int(Double(written) / Double(total) * 100))%)\n".utf8))
+                }
+                if written >= total { return ProcessInfo.processInfo.systemUptime - start }
+            }
+        }
+        return ProcessInfo.processInfo.systemUptime - start
+    }
+
+    static func result(for reference: CheckReference, session: Session, at clock: Double, _ random: inout SplitMix) -> CheckResult {
+        let date = Date(timeIntervalSince1970: clock)
+        let check = reference.check
+        var result = CheckResult(sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
+                                 attempt: 1, outcomeCount: check.expected.count, startedAt: date)
+        let fails = random.next() % 100 < 5
+        let failing = fails && !check.expected.isEmpty ? Int(random.next() % UInt64(check.expected.count)) : -1
+        result.outcomes = check.expected.indices.map { OutcomeAnswer($0 == failing ? .fail : .pass, answeredAt: date) }
+        let seconds = 5 + Double(random.next() % 1200) / 10
+        result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: date), StopwatchEvent(.stop, at: seconds, recordedAt: date)]
+        for counter in check.counters {
+            result.counters[counter.id] = CounterValue(10 + Int(random.next() % 30), answeredAt: date)
+        }
+        let noteLength = Int(random.next() % 4 == 0 ? random.next() % 400 : 0)
+        result.notes = noteLength > 0 ? String(repeating: "observed ", count: noteLength / 9 + 1) : ""
+        result.verdict = fails ? .fail : .pass
+        if check.expected.isEmpty { result.verdict = fails ? .fail : .pass }
+        result.updatedAt = date
+        return result
+    }
+}
+
+/// A small, seeded random generator, so every run builds the same database.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
