@@ -21,12 +21,12 @@ enum Escaping {
 
     /// Markdown: HTML is escaped (renderers pass it through), table pipes and line breaks are made safe.
     static func markdown(_ text: String) -> String {
-        html(text)
-            .replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "*", with: "\\*")
-            .replacingOccurrences(of: "_", with: "\\_")
-            .replacingOccurrences(of: "`", with: "\\`")
-            .replacingOccurrences(of: "[", with: "\\[")
+        var result = ""
+        for character in html(text) {
+            if "|*_`[".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
     }
 
     /// XML text and attributes. Characters XML 1.0 cannot hold at all (NUL, most C0 controls,

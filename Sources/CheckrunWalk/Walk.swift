@@ -35,10 +35,15 @@ public struct Walk: Sendable {
     public init(session: Session, plan: [CheckReference], results existing: [CheckResult], newAttempt: (String) -> Int) {
         self.session = session
         self.plan = plan
+        // One hash per protocol, not one per check: hashing is the costly part of a long plan.
+        var hashes: [String: String] = [:]
+        for reference in plan where hashes[reference.document.id] == nil {
+            hashes[reference.document.id] = reference.document.contentHash
+        }
         self.results = plan.map { reference in
             let matching = existing.filter { $0.check == reference.name }.max { $0.attempt < $1.attempt }
             var result = matching ?? CheckResult(
-                sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
+                sessionID: session.id, check: reference.name, protocolHash: hashes[reference.document.id] ?? "",
                 attempt: newAttempt(reference.name), outcomeCount: reference.check.expected.count)
             while result.outcomes.count < reference.check.expected.count { result.outcomes.append(nil) }
             return result

@@ -44,6 +44,7 @@ struct SyntheticData {
     /// Fills the store with `total` results, printing progress to standard error.
     static func fill(_ store: ResultStore, library: ProtocolLibrary, total: Int) throws -> Double {
         var random = SplitMix(seed: 42)
+        let hashes = Dictionary(library.documents.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { first, _ in first })
         let checks = library.allChecks
         let builds = releases.count * buildsPerRelease
         let perBuild = max(1, total / builds)
@@ -69,7 +70,7 @@ struct SyntheticData {
                         try store.insert(session)
                         for reference in plan {
                             clock += 1
-                            try store.save(result(for: reference, session: session, at: clock, &random))
+                            try store.save(result(for: reference, hash: hashes[reference.document.id] ?? "", session: session, at: clock, &random))
                         }
                         remaining -= size
                         written += size
@@ -86,10 +87,10 @@ struct SyntheticData {
         return ProcessInfo.processInfo.systemUptime - start
     }
 
-    static func result(for reference: CheckReference, session: Session, at clock: Double, _ random: inout SplitMix) -> CheckResult {
+    static func result(for reference: CheckReference, hash: String, session: Session, at clock: Double, _ random: inout SplitMix) -> CheckResult {
         let date = Date(timeIntervalSince1970: clock)
         let check = reference.check
-        var result = CheckResult(sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
+        var result = CheckResult(sessionID: session.id, check: reference.name, protocolHash: hash,
                                  attempt: 1, outcomeCount: check.expected.count, startedAt: date)
         let fails = random.next() % 100 < 5
         let failing = fails && !check.expected.isEmpty ? Int(random.next() % UInt64(check.expected.count)) : -1

@@ -20,7 +20,6 @@ struct SessionsCommand: CheckrunCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore()
         let summaries = try store.sessionSummaries(release: context.arguments.value("release"))
-        let formatter = ISO8601DateFormatter()
         if context.arguments.flag("json") {
             let items = summaries.map { summary -> JSONNode in
                 let session = summary.session
@@ -30,8 +29,8 @@ struct SessionsCommand: CheckrunCommand {
                     JSONMember("build", JSONNode(.string(session.build))),
                     JSONMember("device", JSONNode(.string(session.device))),
                     JSONMember("tester", JSONNode(.string(session.tester))),
-                    JSONMember("startedAt", JSONNode(.string(formatter.string(from: session.startedAt)))),
-                    JSONMember("finishedAt", JSONNode(session.finishedAt.map { .string(formatter.string(from: $0)) } ?? .null)),
+                    JSONMember("startedAt", JSONNode(.string(Timestamps.iso8601(session.startedAt)))),
+                    JSONMember("finishedAt", JSONNode(session.finishedAt.map { .string(Timestamps.iso8601($0)) } ?? .null)),
                     JSONMember("checks", JSONNode(.integer(session.plan.count))),
                     JSONMember("completed", JSONNode(.integer(summary.completed))),
                     JSONMember("failed", JSONNode(.integer(summary.failed))),
@@ -50,7 +49,7 @@ struct SessionsCommand: CheckrunCommand {
             var parts = ["release \(session.release)", "build \(session.build)"]
             if !session.device.isEmpty { parts.append("device \(session.device)") }
             if !session.tester.isEmpty { parts.append("tester \(session.tester)") }
-            parts.append("started \(formatter.string(from: session.startedAt))")
+            parts.append("started \(Timestamps.iso8601(session.startedAt))")
             parts.append("\(summary.completed) of \(session.plan.count) checks done, \(summary.failed) failed, \(state)")
             context.print("\(session.shortID)  " + parts.joined(separator: ", "))
         }

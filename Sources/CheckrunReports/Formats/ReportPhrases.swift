@@ -5,14 +5,11 @@ import Foundation
 /// Phrases every human-readable format shares, so Markdown and HTML say the same thing.
 enum ReportPhrases {
     static func date(_ date: Date?) -> String {
-        guard let date else { return "none" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: date)
+        date.map(Timestamps.day) ?? "none"
     }
 
     static func timestamp(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        Timestamps.iso8601(date)
     }
 
     static func time(_ seconds: Double?) -> String {
