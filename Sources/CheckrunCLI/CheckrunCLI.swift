@@ -14,6 +14,10 @@ public enum CheckrunCLI {
         RecordCommand.self,
         ReportCommand.self,
         CompareCommand.self,
+        AmendCommand.self,
+        VerifyCommand.self,
+        ExportCommand.self,
+        MergeCommand.self,
         LintCommand.self,
         ImportCommand.self,
         ListCommand.self,
@@ -36,6 +40,8 @@ public enum CheckrunCLI {
 
     public static func main() -> Never {
         SignalTrap.clearSignalMask()
+        // A file size limit must surface as a write error SQLite can roll back, not kill us.
+        signal(SIGXFSZ, SIG_IGN)
         let code = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         exit(code)
     }

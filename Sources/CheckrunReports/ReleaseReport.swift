@@ -80,6 +80,14 @@ public struct ReleaseReport: Sendable {
     public var removed: [ReportedResult]
     public var criteria: [CriterionRow]
     public var profiles: [ProfileRow]
+    /// Each session's chain head: a signed report pins the evidence it was made from.
+    public var chains: [ResultStore.ChainDigest]
+
+    /// One digest over every session's chain head, for the signature line.
+    public var evidenceDigest: String {
+        SHA256.hex(chains.map { "\($0.session.uuidString.lowercased()) \($0.records) \($0.head)" }.joined(separator: "\n"))
+    }
+
     /// Every check's figures across all the release's builds (for charts and changes).
     public var history: Comparison?
 
@@ -144,7 +152,8 @@ extension ReleaseReport {
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
-            criteria: criteria(checks, library), profiles: profiles(checks), history: history)
+            criteria: criteria(checks, library), profiles: profiles(checks),
+            chains: try store.chainDigests(release: release, build: build), history: history)
     }
 
     private static func criteria(_ checks: [CheckEntry], _ library: ProtocolLibrary) -> [CriterionRow] {

@@ -10,6 +10,9 @@ public struct ReportedResult: Sendable, Equatable {
     public var tester: String
     /// How many results this check has on this device in the scope of the query.
     public var attempts: Int
+    /// How many times the result was corrected with `amend`, and the latest reason.
+    public var amendments: Int = 0
+    public var amendReason: String?
 }
 
 /// The queries behind reports and comparisons. Aggregation happens in SQL and rows stream
@@ -42,7 +45,7 @@ extension ResultStore {
         let sql = """
             WITH scoped AS (
                 SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason,
-                    r.tally, r.notes, r.notes_answered_at, r.started_at, r.updated_at,
+                    r.tally, r.notes, r.notes_answered_at, r.started_at, r.updated_at, r.amendments, r.amend_reason,
                     s.release, s.build, s.device, s.tester,
                     row_number() OVER (PARTITION BY r.check_name, s.device ORDER BY r.updated_at DESC, r.attempt DESC) AS latest,
                     count(*) OVER (PARTITION BY r.check_name, s.device) AS attempts
@@ -50,7 +53,7 @@ extension ResultStore {
                 WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
             )
             SELECT id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes,
-                notes_answered_at, started_at, updated_at, release, build, device, tester, attempts
+                notes_answered_at, started_at, updated_at, release, build, device, tester, attempts, amendments, amend_reason
             FROM scoped WHERE latest = 1 ORDER BY check_name, device
             """
         try database.forEach(sql, [.text(release), SQLValue(build)]) { row in
@@ -67,7 +70,7 @@ extension ResultStore {
             try loadParts(of: &result)
             try body(ReportedResult(
                 result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
-                tester: row.string(15) ?? "", attempts: row.int(16) ?? 1))
+                tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
         }
     }
 

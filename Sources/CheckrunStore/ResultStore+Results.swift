@@ -4,43 +4,50 @@ import Foundation
 /// Saving and reading check results: one transaction per save, so each answer is durable
 /// the moment the tester gives it.
 extension ResultStore {
-    /// Saves the whole state of one result, replacing what was saved for it before.
+    /// Saves the whole state of one result: the results table shows it, and the session's
+    /// append-only record gains an entry chained to the one before.
     public func save(_ result: CheckResult) throws {
         try database.transaction {
-            let id = SQLValue.text(result.id.uuidString)
+            try writeProjection(result)
+            try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+        }
+    }
+
+    /// Writes a result into the results tables (the current view), replacing its earlier state.
+    func writeProjection(_ result: CheckResult) throws {
+        let id = SQLValue.text(result.id.uuidString)
+        try database.run(
+            """
+            INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason,
+                active_seconds, tally, notes, notes_answered_at, started_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+            ON CONFLICT (id) DO UPDATE SET verdict = ?6, blocked_reason = ?7, active_seconds = ?8, tally = ?9,
+                notes = ?10, notes_answered_at = ?11, updated_at = ?13
+            """,
+            [id, .text(result.sessionID.uuidString), .text(result.check), .text(result.protocolHash),
+             .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
+             SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
+             SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
+        try database.run("DELETE FROM outcome_answers WHERE result_id = ?", [id])
+        for (position, answer) in result.outcomes.enumerated() {
+            guard let answer else { continue }
             try database.run(
-                """
-                INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason,
-                    active_seconds, tally, notes, notes_answered_at, started_at, updated_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-                ON CONFLICT (id) DO UPDATE SET verdict = ?6, blocked_reason = ?7, active_seconds = ?8, tally = ?9,
-                    notes = ?10, notes_answered_at = ?11, updated_at = ?13
-                """,
-                [id, .text(result.sessionID.uuidString), .text(result.check), .text(result.protocolHash),
-                 .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
-                 SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
-                 SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
-            try database.run("DELETE FROM outcome_answers WHERE result_id = ?", [id])
-            for (position, answer) in result.outcomes.enumerated() {
-                guard let answer else { continue }
-                try database.run(
-                    "INSERT INTO outcome_answers (result_id, position, verdict, value, note, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [id, .integer(Int64(position)), .text(answer.verdict.rawValue), SQLValue(answer.value),
-                     SQLValue(answer.note), SQLValue(answer.answeredAt)])
-            }
-            try database.run("DELETE FROM counter_values WHERE result_id = ?", [id])
-            for (name, counter) in result.counters.sorted(by: { $0.key < $1.key }) {
-                try database.run(
-                    "INSERT INTO counter_values (result_id, counter, value, answered_at) VALUES (?, ?, ?, ?)",
-                    [id, .text(name), .integer(Int64(counter.value)), SQLValue(counter.answeredAt)])
-            }
-            try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id])
-            for (sequence, event) in result.stopwatch.enumerated() {
-                try database.run(
-                    "INSERT INTO stopwatch_events (result_id, sequence, kind, at, typed_seconds, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [id, .integer(Int64(sequence)), .text(event.kind.rawValue), .real(event.at),
-                     SQLValue(event.typedSeconds), SQLValue(event.recordedAt)])
-            }
+                "INSERT INTO outcome_answers (result_id, position, verdict, value, note, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [id, .integer(Int64(position)), .text(answer.verdict.rawValue), SQLValue(answer.value),
+                 SQLValue(answer.note), SQLValue(answer.answeredAt)])
+        }
+        try database.run("DELETE FROM counter_values WHERE result_id = ?", [id])
+        for (name, counter) in result.counters.sorted(by: { $0.key < $1.key }) {
+            try database.run(
+                "INSERT INTO counter_values (result_id, counter, value, answered_at) VALUES (?, ?, ?, ?)",
+                [id, .text(name), .integer(Int64(counter.value)), SQLValue(counter.answeredAt)])
+        }
+        try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id])
+        for (sequence, event) in result.stopwatch.enumerated() {
+            try database.run(
+                "INSERT INTO stopwatch_events (result_id, sequence, kind, at, typed_seconds, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [id, .integer(Int64(sequence)), .text(event.kind.rawValue), .real(event.at),
+                 SQLValue(event.typedSeconds), SQLValue(event.recordedAt)])
         }
     }
 

@@ -27,6 +27,50 @@ public final class ResultStore {
         }
     }
 
+    private init(readingDatabase database: Database) {
+        self.database = database
+    }
+
+    /// Opens another checkrun database to read from (a merge source), leaving it untouched.
+    /// One written by an older checkrun is migrated in a temporary copy; a newer one is refused.
+    public static func openForReading(path: String, scratch: String) throws(StoreError) -> ResultStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError("\(path): no such file; check the path")
+        }
+        try refuseForeignFile(path)
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError("cannot read \(path); check its permissions") }
+        let header = handle.readData(ofLength: 100)
+        try? handle.close()
+        guard header.count == 100 else { throw StoreError("\(path) is empty or truncated; it is not a checkrun database") }
+        let version = Int(header[60..<64].reduce(Int32(0)) { $0 << 8 | Int32($1) })
+        if version > Schema.latestVersion {
+            throw StoreError("\(path) was written by a newer checkrun (schema version \(version); this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to merge it")
+        }
+        let store: ResultStore
+        if version < Schema.latestVersion {
+            do {
+                try? FileManager.default.removeItem(atPath: scratch)
+                try FileManager.default.copyItem(atPath: path, toPath: scratch)
+            } catch {
+                throw StoreError("cannot copy \(path) to bring it up to date: \(error.localizedDescription)")
+            }
+            store = try ResultStore(path: scratch)
+        } else {
+            store = ResultStore(readingDatabase: try Database(path: path, create: false, readOnly: true))
+        }
+        do {
+            let check = try store.database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
+            guard check == ["ok"] else {
+                throw StoreError("\(path) is damaged (SQLite: \(check.prefix(3).joined(separator: "; "))); it was not merged")
+            }
+        } catch let error as StoreError {
+            throw StoreError(error.message.contains(path) ? error.message : "\(path) is damaged or truncated (\(error.message)); it was not merged")
+        } catch {
+            throw StoreError("\(path) cannot be read: \(error)")
+        }
+        return store
+    }
+
     /// Reads the header of an existing file before SQLite touches it.
     private static func refuseForeignFile(_ path: String) throws(StoreError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -67,7 +111,8 @@ public final class ResultStore {
             guard current < Schema.latestVersion else { return }
             if current == 0 { try database.execute("PRAGMA application_id = \(Schema.applicationID)") }
             for version in current..<Schema.latestVersion {
-                try database.execute(Schema.migrations[version])
+                try database.execute(Schema.migrations[version].sql)
+                try Schema.migrations[version].backfill?(self)
             }
             try database.execute("PRAGMA user_version = \(Schema.latestVersion)")
         }

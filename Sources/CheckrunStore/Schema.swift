@@ -4,7 +4,36 @@ enum Schema {
     /// Marks a file as checkrun's ("ckrn"), so another program's SQLite file is never mistaken for one.
     static let applicationID: Int32 = 0x636B_726E
 
-    static let migrations: [String] = [
+    /// One step of the schema: SQL, and for steps that must compute something SQL cannot
+    /// (hashes), a backfill that runs in the same transaction.
+    struct Migration: Sendable {
+        var sql: String
+        var backfill: (@Sendable (ResultStore) throws -> Void)?
+    }
+
+    static let migrations: [Migration] = [
+        Migration(sql: migration1),
+        // 2: the append-only record, chained by SHA-256 per session; amendments on results.
+        Migration(sql: """
+            CREATE TABLE records (
+                session_id TEXT NOT NULL REFERENCES sessions (id),
+                sequence INTEGER NOT NULL CHECK (sequence >= 1),
+                result_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('answer', 'amend')),
+                reason TEXT,
+                payload TEXT NOT NULL,
+                recorded_at REAL NOT NULL,
+                previous_hash TEXT NOT NULL,
+                hash TEXT NOT NULL,
+                PRIMARY KEY (session_id, sequence)
+            ) WITHOUT ROWID;
+            CREATE INDEX records_by_result ON records (result_id);
+            ALTER TABLE results ADD COLUMN amendments INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE results ADD COLUMN amend_reason TEXT;
+            """, backfill: { store in try store.recordExistingResults() }),
+    ]
+
+    private static let migration1 =
         // 1: sessions, results and their parts.
         """
         CREATE TABLE sessions (
@@ -65,8 +94,7 @@ enum Schema {
             recorded_at REAL NOT NULL,
             PRIMARY KEY (result_id, sequence)
         ) WITHOUT ROWID;
-        """,
-    ]
+        """
 
     static var latestVersion: Int { migrations.count }
 }

@@ -4,7 +4,7 @@ import CheckrunStore
 /// One row per result (the latest per check and device), RFC 4180, formula injection neutralised.
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
-                         "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at"]
+                         "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
@@ -22,6 +22,7 @@ enum CSVReport {
                 (result.blockedReason ?? "", false), (String(result.attempt), true), (String(reported.attempts), true),
                 (result.activeSeconds.map { String(format: "%.1f", $0) } ?? "", true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
+                (String(reported.amendments), true), (reported.amendReason ?? "", false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }

@@ -33,6 +33,7 @@ enum HTMLReport {
             "<li>Testers: \(h(ReportPhrases.list(report.testers)))</li>",
             "<li>Results from \(ReportPhrases.date(report.firstResult)) to \(ReportPhrases.date(report.lastResult)); generated \(ReportPhrases.timestamp(report.generatedAt))</li>",
             "<li>Summary: \(h(ReportPhrases.summary(report)))</li>",
+            "<li>Evidence digest: <code>\(report.evidenceDigest)</code> (\(report.chains.count) session chains, listed under Evidence)</li>",
             "</ul>",
         ]
         out.append("<h2>Protocols</h2>")
@@ -77,6 +78,13 @@ enum HTMLReport {
             out.append("<h2>Results for checks no longer in the protocols</h2>")
             out += resultTable(report.removed, nil)
         }
+        out.append("<h2>Evidence</h2>")
+        out.append("<p>Each session's answers form a chain of SHA-256 hashes; <code>checkrun verify</code> recomputes them.</p>")
+        out.append("<table><caption>Session chains</caption><thead><tr><th scope=\"col\">Session</th><th scope=\"col\">Records</th><th scope=\"col\">Chain head</th></tr></thead><tbody>")
+        for chain in report.chains {
+            out.append("<tr><th scope=\"row\">\(chain.session.uuidString.lowercased())</th><td>\(chain.records)</td><td><code>\(chain.head)</code></td></tr>")
+        }
+        out.append("</tbody></table>")
         if let changes = report.changes {
             out.append("<h2>Changes since build \(h(changes.labels.first ?? ""))</h2><ul>")
             for check in changes.checks {
@@ -102,7 +110,7 @@ enum HTMLReport {
             }.joined()
             let limit = check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? ""
             out.append("<tr><th scope=\"row\">\(h(reported.device.isEmpty ? "unnamed" : reported.device))</th><td>\(h(reported.build))</td><td>\(h(reported.tester))</td>"
-                + "<td class=\"\(result.verdict?.rawValue ?? "")\">\(h(ReportPhrases.verdict(result)))</td><td>attempt \(result.attempt) of \(reported.attempts)</td>"
+                + "<td class=\"\(result.verdict?.rawValue ?? "")\">\(h(ReportPhrases.verdict(reported)))</td><td>attempt \(result.attempt) of \(reported.attempts)</td>"
                 + "<td>\(h(ReportPhrases.time(result.activeSeconds) + limit))</td><td>\(h(ReportPhrases.counters(result, check)))</td>"
                 + "<td><ul>\(outcomes)</ul></td><td>\(h(result.notes ?? ""))</td></tr>")
         }

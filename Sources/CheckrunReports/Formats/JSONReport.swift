@@ -48,6 +48,14 @@ enum JSONReport {
                 ("results", .array(entry.results.map { node(result($0, entry.reference.check)) })),
             ])) })),
             ("removed", .array(report.removed.map { node(result($0, nil)) })),
+            ("evidence", object([
+                ("digest", .string(report.evidenceDigest)),
+                ("sessions", .array(report.chains.map { chain in node(object([
+                    ("session", .string(chain.session.uuidString.lowercased())),
+                    ("records", .integer(chain.records)),
+                    ("head", .string(chain.head)),
+                ])) })),
+            ])),
             ("changes", report.changes.map(comparison) ?? .null),
         ])
     }
@@ -58,6 +66,8 @@ enum JSONReport {
             ("check", .string(result.check)),
             ("device", .string(reported.device)), ("build", .string(reported.build)), ("tester", .string(reported.tester)),
             ("verdict", .string(result.verdict?.rawValue ?? "pass")),
+            ("amendments", .integer(reported.amendments)),
+            ("amendReason", reported.amendReason.map(JSONValue.string) ?? .null),
             ("blockedReason", result.blockedReason.map(JSONValue.string) ?? .null),
             ("attempt", .integer(result.attempt)), ("attempts", .integer(reported.attempts)),
             ("activeSeconds", result.activeSeconds.map(JSONValue.number) ?? .null),

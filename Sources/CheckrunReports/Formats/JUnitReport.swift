@@ -31,6 +31,7 @@ enum JUnitReport {
                 var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
                 if let reported {
                     properties += [("build", reported.build), ("device", reported.device), ("tester", reported.tester), ("attempt", String(reported.result.attempt))]
+                    if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
                     properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
                 }
                 for (key, value) in properties { out.append("        <property name=\"\(x(key))\" value=\"\(x(value))\"/>") }

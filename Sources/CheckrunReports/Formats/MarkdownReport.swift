@@ -13,6 +13,7 @@ enum MarkdownReport {
         out.append("- Testers: \(e(ReportPhrases.list(report.testers)))")
         out.append("- Results from \(ReportPhrases.date(report.firstResult)) to \(ReportPhrases.date(report.lastResult)); generated \(ReportPhrases.timestamp(report.generatedAt))")
         out.append("- Summary: \(ReportPhrases.summary(report))")
+        out.append("- Evidence digest: `\(report.evidenceDigest)` (\(report.chains.count) session chain\(report.chains.count == 1 ? "" : "s"), listed under Evidence)")
         out.append("")
         out.append("## Protocols")
         out.append("")
@@ -71,6 +72,16 @@ enum MarkdownReport {
                 out += resultLines(reported, nil, e)
             }
         }
+        out.append("")
+        out.append("## Evidence")
+        out.append("")
+        out.append("Evidence digest (SHA-256 over every session's chain head): `\(report.evidenceDigest)`. `checkrun verify` recomputes the chains.")
+        out.append("")
+        out.append("| Session | Records | Chain head (SHA-256) |")
+        out.append("| --- | --- | --- |")
+        for chain in report.chains {
+            out.append("| \(chain.session.uuidString.lowercased()) | \(chain.records) | `\(chain.head)` |")
+        }
         if let changes = report.changes {
             out.append("")
             out.append("## Changes since build \(e(changes.labels.first ?? ""))")
@@ -85,7 +96,7 @@ enum MarkdownReport {
         let result = reported.result
         var lines = [
             "- Device: \(e(reported.device.isEmpty ? "unnamed" : reported.device)); build \(e(reported.build)); tester \(e(reported.tester.isEmpty ? "unnamed" : reported.tester)); attempt \(result.attempt), \(reported.attempts) in all",
-            "- Verdict: \(e(ReportPhrases.verdict(result)))",
+            "- Verdict: \(e(ReportPhrases.verdict(reported)))",
             "- Active time: \(ReportPhrases.time(result.activeSeconds))\(check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? "")",
             "- Counters: \(e(ReportPhrases.counters(result, check)))",
         ]

@@ -55,6 +55,14 @@ enum ReportPhrases {
         return verdict.rawValue
     }
 
+    /// "fail" or "pass (amended once: reason)".
+    static func verdict(_ reported: ReportedResult) -> String {
+        let base = verdict(reported.result)
+        guard reported.amendments > 0 else { return base }
+        let times = reported.amendments == 1 ? "once" : "\(reported.amendments) times"
+        return "\(base) (amended \(times)\(reported.amendReason.map { ": \($0)" } ?? ""))"
+    }
+
     static func change(_ change: BuildChange, _ labels: [String]) -> String {
         var parts: [String] = []
         switch change.verdictChange {

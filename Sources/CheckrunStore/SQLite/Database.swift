@@ -52,10 +52,10 @@ public final class Database {
 
     /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
     /// to be a checkrun database is left exactly as it was.
-    public init(path: String, create: Bool = true) throws(StoreError) {
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(StoreError) {
         self.path = path
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
-        if create { flags |= SQLITE_OPEN_CREATE }
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         var connection: OpaquePointer?
         let status = sqlite3_open_v2(path, &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
@@ -101,6 +101,9 @@ public final class Database {
         }
         if primary == SQLITE_FULL {
             return StoreError("the disk holding \(path) is full; free some space and try again (nothing was half-written)", code: status)
+        }
+        if primary == SQLITE_IOERR {
+            return StoreError("could not write \(path) (SQLite: \(message)); is the disk full or the file too large? Nothing was half-written", code: status)
         }
         if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
             return StoreError("\(path) is not a checkrun database (SQLite: \(message)); choose another file with --db PATH", code: status)

@@ -1,0 +1,35 @@
+import CheckrunStore
+import Foundation
+
+/// `checkrun export`: sessions and their records as JSON, for another tester's `merge`.
+struct ExportCommand: CheckrunCommand {
+    static let definition = CommandDefinition(
+        name: "export",
+        abstract: "Write sessions and their records as JSON (Schemas/export.schema.json).",
+        discussion: "The file holds every record of every session, with its chain hashes; `checkrun merge FILE.json` reads it back without loss.",
+        options: [
+            OptionDefinition("release", .value("R"), help: "Only this release's sessions."),
+            OptionDefinition("out", .value("FILE"), help: "The file to write (required), written atomically.", completion: .file),
+            StoreOptions.database,
+        ],
+        examples: [Example("checkrun export --release 2.4 --out ana-2.4.json", "Hand release 2.4's results to the lead.")])
+
+    static func run(_ context: CommandContext) throws -> Int32 {
+        guard let out = context.arguments.value("out") else {
+            throw UsageError("missing --out FILE: where to write the export, e.g. --out results.json", command: "export")
+        }
+        let folder = (out as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw CommandFailure("cannot write \(out): the folder \(folder) does not exist")
+        }
+        let store = try context.openStore()
+        let release = context.arguments.value("release")
+        if let release, !(try store.releases().contains(release)) {
+            throw CommandFailure("no release \"\(release)\" in \(context.databasePath). Known releases: \(try store.releases().joined(separator: ", "))")
+        }
+        let counts = try store.export(release: release, to: out)
+        context.print("Exported \(counts.sessions) session\(counts.sessions == 1 ? "" : "s") with \(counts.records) record\(counts.records == 1 ? "" : "s") to \(out).")
+        return 0
+    }
+}

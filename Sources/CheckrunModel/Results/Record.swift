@@ -1,0 +1,145 @@
+import Foundation
+
+/// One entry of a session's append-only record: the full state of a result at the moment an
+/// answer was given (or a correction made), chained to the entry before it by SHA-256, so
+/// that any change or deletion made behind checkrun's back breaks the chain.
+public struct Record: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// An answer given in a walk or by `record`.
+        case answer
+        /// A correction made later with `checkrun amend`, with its reason.
+        case amend
+    }
+
+    public var sessionID: UUID
+    /// 1, 2, 3… within the session.
+    public var sequence: Int
+    public var resultID: UUID
+    public var kind: Kind
+    public var reason: String?
+    /// The result's canonical JSON text.
+    public var payload: String
+    public var recordedAt: Date
+    public var previousHash: String
+    public var hash: String
+
+    public init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date, previousHash: String) {
+        self.sessionID = sessionID
+        self.sequence = sequence
+        self.resultID = resultID
+        self.kind = kind
+        self.reason = reason
+        self.payload = payload
+        self.recordedAt = recordedAt
+        self.previousHash = previousHash
+        self.hash = Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
+    }
+
+    /// SHA-256 over the previous hash and everything this record says.
+    public static func hash(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> String {
+        SHA256.hex([previousHash, String(sequence), kind.rawValue, JSONWriter.quoted(reason ?? ""), payload].joined(separator: "\n"))
+    }
+
+    /// Whether the stored hash is the one this record's content gives.
+    public var isIntact: Bool {
+        hash == Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
+    }
+}
+
+extension Session {
+    /// The session's canonical JSON: what the first record of its chain is chained to.
+    public var canonicalText: String {
+        JSONWriter.write(.object([
+            member("id", .string(id.uuidString.lowercased())),
+            member("release", .string(release)),
+            member("build", .string(build)),
+            member("device", .string(device)),
+            member("osVersion", .string(osVersion)),
+            member("tester", .string(tester)),
+            member("plan", .array(plan.map { JSONNode(.string($0)) })),
+            member("startedAt", .number(startedAt.timeIntervalSince1970)),
+        ]))
+    }
+
+    /// The root of the session's chain.
+    public var digest: String { SHA256.hex(canonicalText) }
+}
+
+extension CheckResult {
+    /// The result's canonical JSON: every field, keys in a fixed order, so the same result
+    /// always gives the same text and the same hash.
+    public var payload: String {
+        JSONWriter.write(payloadJSON)
+    }
+
+    public var payloadJSON: JSONValue {
+        .object([
+            member("id", .string(id.uuidString.lowercased())),
+            member("check", .string(check)),
+            member("protocolHash", .string(protocolHash)),
+            member("attempt", .integer(attempt)),
+            member("verdict", verdict.map { .string($0.rawValue) } ?? .null),
+            member("blockedReason", blockedReason.map(JSONValue.string) ?? .null),
+            member("tally", .integer(tally)),
+            member("notes", notes.map(JSONValue.string) ?? .null),
+            member("notesAnsweredAt", notesAnsweredAt.map { .number($0.timeIntervalSince1970) } ?? .null),
+            member("startedAt", .number(startedAt.timeIntervalSince1970)),
+            member("updatedAt", .number(updatedAt.timeIntervalSince1970)),
+            member("outcomes", .array(outcomes.map { answer in
+                JSONNode(answer.map { answer in .object([
+                    member("verdict", .string(answer.verdict.rawValue)),
+                    member("value", answer.value.map(JSONValue.integer) ?? .null),
+                    member("note", answer.note.map(JSONValue.string) ?? .null),
+                    member("answeredAt", .number(answer.answeredAt.timeIntervalSince1970)),
+                ]) } ?? .null)
+            })),
+            member("counters", .object(counters.sorted { $0.key < $1.key }.map { name, counter in
+                member(name, .object([member("value", .integer(counter.value)), member("answeredAt", .number(counter.answeredAt.timeIntervalSince1970))]))
+            })),
+            member("stopwatch", .array(stopwatch.map { event in
+                JSONNode(.object([
+                    member("kind", .string(event.kind.rawValue)),
+                    member("at", .number(event.at)),
+                    member("typedSeconds", event.typedSeconds.map(JSONValue.number) ?? .null),
+                    member("recordedAt", .number(event.recordedAt.timeIntervalSince1970)),
+                ]))
+            })),
+        ])
+    }
+
+    /// Reads a result back from its payload; nil when the text is not a result payload.
+    public init?(payload text: String, sessionID: UUID) {
+        guard let node = try? JSONParser.parse(text),
+              let id = node["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
+              let check = node["check"]?.stringValue, let hash = node["protocolHash"]?.stringValue,
+              let attempt = node["attempt"]?.intValue, let started = node["startedAt"]?.doubleValue
+        else { return nil }
+        self.init(id: id, sessionID: sessionID, check: check, protocolHash: hash, attempt: attempt, outcomeCount: 0,
+                  startedAt: Date(timeIntervalSince1970: started))
+        verdict = node["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
+        blockedReason = node["blockedReason"]?.stringValue
+        tally = node["tally"]?.intValue ?? 0
+        notes = node["notes"]?.stringValue
+        notesAnsweredAt = node["notesAnsweredAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
+        updatedAt = node["updatedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? startedAt
+        outcomes = (node["outcomes"]?.arrayValue ?? []).map { item in
+            guard let verdict = item["verdict"]?.stringValue.flatMap(OutcomeVerdict.init(rawValue:)) else { return nil }
+            return OutcomeAnswer(verdict, value: item["value"]?.intValue, note: item["note"]?.stringValue,
+                                 answeredAt: Date(timeIntervalSince1970: item["answeredAt"]?.doubleValue ?? 0))
+        }
+        for member in node["counters"]?.objectMembers ?? [] {
+            if let value = member.value["value"]?.intValue {
+                counters[member.key] = CounterValue(value, answeredAt: Date(timeIntervalSince1970: member.value["answeredAt"]?.doubleValue ?? 0))
+            }
+        }
+        stopwatch = (node["stopwatch"]?.arrayValue ?? []).compactMap { item in
+            guard let kind = item["kind"]?.stringValue.flatMap(StopwatchEvent.Kind.init(rawValue:)) else { return nil }
+            return StopwatchEvent(kind, at: item["at"]?.doubleValue ?? 0, typedSeconds: item["typedSeconds"]?.doubleValue,
+                                  recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0))
+        }
+    }
+}
+
+private func member(_ key: String, _ value: JSONValue) -> JSONMember {
+    JSONMember(key, JSONNode(value))
+}

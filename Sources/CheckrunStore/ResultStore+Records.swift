@@ -1,0 +1,111 @@
+import CheckrunModel
+import Foundation
+
+/// The append-only record: every saved state of every result, chained per session by SHA-256.
+extension ResultStore {
+    /// The hash the next record of a session chains to: the last record's, or the session's digest.
+    private func chainHead(of sessionID: UUID) throws -> (sequence: Int, hash: String) {
+        if let last = try database.query(
+            "SELECT sequence, hash FROM records WHERE session_id = ? ORDER BY sequence DESC LIMIT 1",
+            [.text(sessionID.uuidString)], { ($0.int(0) ?? 0, $0.string(1) ?? "") }).first {
+            return last
+        }
+        guard let session = try session(id: sessionID) else {
+            throw StoreError("the session \(sessionID.uuidString.lowercased()) of this result is not in the database")
+        }
+        return (0, session.digest)
+    }
+
+    func appendRecord(for result: CheckResult, kind: Record.Kind, reason: String?, at date: Date) throws {
+        let head = try chainHead(of: result.sessionID)
+        let record = Record(sessionID: result.sessionID, sequence: head.sequence + 1, resultID: result.id, kind: kind, reason: reason,
+                            payload: result.payload, recordedAt: date, previousHash: head.hash)
+        try insert(record)
+    }
+
+    func insert(_ record: Record) throws {
+        try database.run(
+            "INSERT INTO records (session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(record.sessionID.uuidString), .integer(Int64(record.sequence)), .text(record.resultID.uuidString),
+             .text(record.kind.rawValue), SQLValue(record.reason), .text(record.payload), SQLValue(record.recordedAt),
+             .text(record.previousHash), .text(record.hash)])
+    }
+
+    /// Migration 2: results saved before the record existed get their first record now.
+    func recordExistingResults() throws {
+        let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(uuidString:)) }
+        for case let id? in sessions {
+            for result in try results(inSession: id).sorted(by: { $0.updatedAt < $1.updatedAt }) {
+                try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+            }
+        }
+    }
+
+    /// The records of one session, in order, handed over one at a time.
+    public func forEachRecord(inSession sessionID: UUID, _ body: (Record) throws -> Void) throws {
+        try database.forEach(
+            "SELECT sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records WHERE session_id = ? ORDER BY sequence",
+            [.text(sessionID.uuidString)]
+        ) { row in
+            guard let resultID = row.string(1).flatMap(UUID.init(uuidString:)), let kind = row.string(2).flatMap(Record.Kind.init(rawValue:)) else { return }
+            var record = Record(sessionID: sessionID, sequence: row.int(0) ?? 0, resultID: resultID, kind: kind, reason: row.string(3),
+                                payload: row.string(4) ?? "", recordedAt: row.date(5) ?? Date(), previousHash: row.string(6) ?? "")
+            record.hash = row.string(7) ?? ""
+            try body(record)
+        }
+    }
+
+    public func session(id: UUID) throws -> Session? {
+        try session(matching: id.uuidString)
+    }
+
+    // MARK: - Amendments
+
+    /// Records a correction: a new record that supersedes the result's last one and says why.
+    /// The earlier records stay, so nothing recorded is ever lost.
+    public func amend(_ corrected: CheckResult, reason: String, at date: Date = Date()) throws {
+        try database.transaction {
+            try writeProjection(corrected)
+            try database.run("UPDATE results SET amendments = amendments + 1, amend_reason = ? WHERE id = ?",
+                             [.text(reason), .text(corrected.id.uuidString)])
+            try appendRecord(for: corrected, kind: .amend, reason: reason, at: date)
+        }
+    }
+
+    /// The latest finished results matching a check in a release and build (one per device), for `amend`.
+    public func latestResults(check: String, release: String, build: String, device: String?) throws -> [CheckResult] {
+        let ids = try database.query(
+            """
+            SELECT r.session_id, r.id FROM results r JOIN sessions s ON s.id = r.session_id
+            WHERE r.check_name = ?1 AND s.release = ?2 AND s.build = ?3 AND (?4 IS NULL OR s.device = ?4) AND r.verdict IS NOT NULL
+            ORDER BY r.updated_at DESC
+            """, [.text(check), .text(release), .text(build), SQLValue(device)]) { ($0.string(0).flatMap(UUID.init(uuidString:)), $0.string(1)) }
+        var found: [CheckResult] = []
+        for case let (session?, id?) in ids {
+            if let result = try results(inSession: session).first(where: { $0.id.uuidString == id }) { found.append(result) }
+        }
+        return found
+    }
+
+    // MARK: - Chain digests for reports
+
+    /// Each session's chain head: what a signed report pins.
+    public struct ChainDigest: Sendable, Equatable {
+        public var session: UUID
+        public var records: Int
+        public var head: String
+    }
+
+    public func chainDigests(release: String, build: String?) throws -> [ChainDigest] {
+        try database.query(
+            """
+            SELECT s.id, count(r.sequence), (SELECT hash FROM records x WHERE x.session_id = s.id ORDER BY sequence DESC LIMIT 1)
+            FROM sessions s LEFT JOIN records r ON r.session_id = s.id
+            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2)
+            GROUP BY s.id HAVING count(r.sequence) > 0 ORDER BY s.id
+            """, [.text(release), SQLValue(build)]
+        ) { row in
+            ChainDigest(session: row.string(0).flatMap(UUID.init(uuidString:)) ?? UUID(), records: row.int(1) ?? 0, head: row.string(2) ?? "")
+        }
+    }
+}
