@@ -120,7 +120,7 @@ extension ResultStore {
         var latest: [UUID: Record] = [:]
         for record in newRecords { latest[record.resultID] = record }
         for (id, record) in latest {
-            guard let result = CheckResult(payload: record.payload, sessionID: incoming.id) else { continue }
+            guard let result = CheckResult.decoding(payload: record.payload, sessionID: incoming.id) else { continue }
             let isNew = (try database.scalarInt("SELECT count(*) FROM results WHERE id = ?", [.text(id.uuidString)]) ?? 0) == 0
             try writeProjection(result)
             let amends = entry.records.filter { $0.resultID == id && $0.kind == .amend }

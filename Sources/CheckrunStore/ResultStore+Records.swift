@@ -56,7 +56,7 @@ extension ResultStore {
     }
 
     public func session(id: UUID) throws -> Session? {
-        try session(matching: id.uuidString)
+        try database.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id.uuidString)], Self.readSession).compactMap { $0 }.first
     }
 
     // MARK: - Amendments

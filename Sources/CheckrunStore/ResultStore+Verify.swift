@@ -68,7 +68,7 @@ extension ResultStore {
                         message: "result \(result.id.uuidString.lowercased().prefix(8)) (\(result.check)) is in the results table but was never recorded"))
                     continue
                 }
-                guard let recorded = CheckResult(payload: record.payload, sessionID: sessionID) else { continue }
+                guard let recorded = CheckResult.decoding(payload: record.payload, sessionID: sessionID) else { continue }
                 var shown = result
                 while shown.outcomes.count < recorded.outcomes.count { shown.outcomes.append(nil) }
                 if shown.evidenceSignature != recorded.evidenceSignature {

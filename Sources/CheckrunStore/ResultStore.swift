@@ -141,9 +141,9 @@ public final class ResultStore {
         }
     }
 
-    private static let sessionColumns = "id, release, build, device, os_version, tester, plan, started_at, finished_at"
+    static let sessionColumns = "id, release, build, device, os_version, tester, plan, started_at, finished_at"
 
-    private static func readSession(_ row: Row) -> Session? {
+    static func readSession(_ row: Row) -> Session? {
         guard let idText = row.string(0), let id = UUID(uuidString: idText) else { return nil }
         return Session(
             id: id, release: row.string(1) ?? "", build: row.string(2) ?? "", device: row.string(3) ?? "",
@@ -179,6 +179,12 @@ public final class ResultStore {
 
     public func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
         var summaries: [SessionSummary] = []
+        try forEachSessionSummary(release: release) { summaries.append($0) }
+        return summaries
+    }
+
+    /// Sessions with their progress, oldest first, one at a time: memory stays flat.
+    public func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
         let sql = """
             SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
                 (SELECT count(DISTINCT check_name) FROM results r WHERE r.session_id = s.id AND r.verdict IS NOT NULL),
@@ -187,10 +193,9 @@ public final class ResultStore {
             """
         try database.forEach(sql, [SQLValue(release)]) { row in
             if let session = Self.readSession(row) {
-                summaries.append(SessionSummary(session: session, completed: row.int(9) ?? 0, failed: row.int(10) ?? 0))
+                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, failed: row.int(10) ?? 0))
             }
         }
-        return summaries
     }
 
     private static func encodePlan(_ plan: [String]) -> String {

@@ -49,27 +49,41 @@ public struct SessionEntry: Sendable {
 
     /// Reads an entry that passed the export schema.
     init?(json node: JSONNode) {
-        guard let sessionNode = node["session"], let id = sessionNode["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-              let records = node["records"]?.arrayValue else { return nil }
+        guard let sessionNode = node["session"], let idText = sessionNode["id"]?.stringValue, let id = UUID(uuidString: idText),
+              let items = node["records"]?.arrayValue else { return nil }
+        let finished = node["finishedAt"]?.doubleValue
         let session = Session(
             id: id, release: sessionNode["release"]?.stringValue ?? "", build: sessionNode["build"]?.stringValue ?? "",
             device: sessionNode["device"]?.stringValue ?? "", osVersion: sessionNode["osVersion"]?.stringValue ?? "",
-            tester: sessionNode["tester"]?.stringValue ?? "", plan: (sessionNode["plan"]?.arrayValue ?? []).compactMap(\.stringValue),
+            tester: sessionNode["tester"]?.stringValue ?? "", plan: Self.strings(sessionNode["plan"]),
             startedAt: Date(timeIntervalSince1970: sessionNode["startedAt"]?.doubleValue ?? 0),
-            finishedAt: node["finishedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)))
-        var parsed: [Record] = []
-        for item in records {
-            guard let resultID = item["resultId"]?.stringValue.flatMap(UUID.init(uuidString:)),
-                  let kind = item["kind"]?.stringValue.flatMap(Record.Kind.init(rawValue:)),
-                  let payload = item["payload"] else { return nil }
-            var record = Record(
-                sessionID: id, sequence: item["sequence"]?.intValue ?? 0, resultID: resultID, kind: kind,
-                reason: item["reason"]?.stringValue, payload: JSONWriter.write(payload.value),
-                recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0),
-                previousHash: item["previousHash"]?.stringValue ?? "")
-            record.hash = item["hash"]?.stringValue ?? ""
-            parsed.append(record)
+            finishedAt: finished == nil ? nil : Date(timeIntervalSince1970: finished ?? 0))
+        var records: [Record] = []
+        for item in items {
+            guard let record = Self.record(item, sessionID: id) else { return nil }
+            records.append(record)
         }
-        self.init(session: session, records: parsed)
+        self.init(session: session, records: records)
+    }
+
+    private static func strings(_ node: JSONNode?) -> [String] {
+        var values: [String] = []
+        for item in node?.arrayValue ?? [] {
+            if let text = item.stringValue { values.append(text) }
+        }
+        return values
+    }
+
+    private static func record(_ item: JSONNode, sessionID: UUID) -> Record? {
+        guard let resultText = item["resultId"]?.stringValue, let resultID = UUID(uuidString: resultText),
+              let kindText = item["kind"]?.stringValue, let kind = Record.Kind(rawValue: kindText),
+              let payload = item["payload"] else { return nil }
+        var record = Record(
+            sessionID: sessionID, sequence: item["sequence"]?.intValue ?? 0, resultID: resultID, kind: kind,
+            reason: item["reason"]?.stringValue, payload: JSONWriter.write(payload.value),
+            recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0),
+            previousHash: item["previousHash"]?.stringValue ?? "")
+        record.hash = item["hash"]?.stringValue ?? ""
+        return record
     }
 }

@@ -44,6 +44,7 @@ struct MergeCommand: CheckrunCommand {
             }
         }
         var total = MergeSummary()
+        var lines: [String] = []
         var lastProgress = Date()
         do {
             try store.batch {
@@ -54,7 +55,7 @@ struct MergeCommand: CheckrunCommand {
                         lastProgress = Date()
                         context.printError("Merging \(source.name): \(done)\(expected.map { " of \($0)" } ?? "") records…")
                     }
-                    context.print("From \(source.name): \(describe(summary)).")
+                    lines.append("From \(source.name): \(describe(summary)).")
                     total.sessionsAdded += summary.sessionsAdded
                     total.sessionsExtended += summary.sessionsExtended
                     total.sessionsUnchanged += summary.sessionsUnchanged
@@ -69,6 +70,8 @@ struct MergeCommand: CheckrunCommand {
         } catch let error as StoreError {
             throw CommandFailure("\(error.message). \(context.databasePath) is unchanged.")
         }
+        // Said only once the transaction has committed.
+        for line in lines { context.print(line) }
         if sources.count > 1 { context.print("In all: \(describe(total)).") }
         return 0
     }

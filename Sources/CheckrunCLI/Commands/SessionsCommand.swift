@@ -17,33 +17,43 @@ struct SessionsCommand: CheckrunCommand {
             Example("checkrun sessions --json", "Every session as JSON, for scripts."),
         ])
 
+    static func json(_ summary: ResultStore.SessionSummary) -> JSONValue {
+        let session = summary.session
+        return .object([
+            JSONMember("id", JSONNode(.string(session.id.uuidString.lowercased()))),
+            JSONMember("release", JSONNode(.string(session.release))),
+            JSONMember("build", JSONNode(.string(session.build))),
+            JSONMember("device", JSONNode(.string(session.device))),
+            JSONMember("tester", JSONNode(.string(session.tester))),
+            JSONMember("startedAt", JSONNode(.string(Timestamps.iso8601(session.startedAt)))),
+            JSONMember("finishedAt", JSONNode(session.finishedAt.map { .string(Timestamps.iso8601($0)) } ?? .null)),
+            JSONMember("checks", JSONNode(.integer(session.plan.count))),
+            JSONMember("completed", JSONNode(.integer(summary.completed))),
+            JSONMember("failed", JSONNode(.integer(summary.failed))),
+        ])
+    }
+
+    private static func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    }
+
     static func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore()
-        let summaries = try store.sessionSummaries(release: context.arguments.value("release"))
+        let release = context.arguments.value("release")
         if context.arguments.flag("json") {
-            let items = summaries.map { summary -> JSONNode in
-                let session = summary.session
-                return JSONNode(.object([
-                    JSONMember("id", JSONNode(.string(session.id.uuidString.lowercased()))),
-                    JSONMember("release", JSONNode(.string(session.release))),
-                    JSONMember("build", JSONNode(.string(session.build))),
-                    JSONMember("device", JSONNode(.string(session.device))),
-                    JSONMember("tester", JSONNode(.string(session.tester))),
-                    JSONMember("startedAt", JSONNode(.string(Timestamps.iso8601(session.startedAt)))),
-                    JSONMember("finishedAt", JSONNode(session.finishedAt.map { .string(Timestamps.iso8601($0)) } ?? .null)),
-                    JSONMember("checks", JSONNode(.integer(session.plan.count))),
-                    JSONMember("completed", JSONNode(.integer(summary.completed))),
-                    JSONMember("failed", JSONNode(.integer(summary.failed))),
-                ]))
+            // Streamed as a JSON array, one session per element, so memory stays flat.
+            context.print("[", terminator: "")
+            var first = true
+            try store.forEachSessionSummary(release: release) { summary in
+                context.print((first ? "\n" : ",\n") + indented(JSONWriter.write(json(summary)).trimmingCharacters(in: .newlines)), terminator: "")
+                first = false
             }
-            context.print(JSONWriter.write(.array(items)), terminator: "")
+            context.print(first ? "]" : "\n]")
             return 0
         }
-        if summaries.isEmpty {
-            context.print("No sessions\(context.arguments.value("release").map { " for release \($0)" } ?? "") in \(context.databasePath).")
-            return 0
-        }
-        for summary in summaries {
+        var count = 0
+        try store.forEachSessionSummary(release: release) { summary in
+            count += 1
             let session = summary.session
             let state = session.finishedAt == nil ? "unfinished" : "complete"
             var parts = ["release \(session.release)", "build \(session.build)"]
@@ -52,6 +62,9 @@ struct SessionsCommand: CheckrunCommand {
             parts.append("started \(Timestamps.iso8601(session.startedAt))")
             parts.append("\(summary.completed) of \(session.plan.count) checks done, \(summary.failed) failed, \(state)")
             context.print("\(session.shortID)  " + parts.joined(separator: ", "))
+        }
+        if count == 0 {
+            context.print("No sessions\(release.map { " for release \($0)" } ?? "") in \(context.databasePath).")
         }
         return 0
     }

@@ -108,35 +108,74 @@ extension CheckResult {
     }
 
     /// Reads a result back from its payload; nil when the text is not a result payload.
-    public init?(payload text: String, sessionID: UUID) {
-        guard let node = try? JSONParser.parse(text),
-              let id = node["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-              let check = node["check"]?.stringValue, let hash = node["protocolHash"]?.stringValue,
-              let attempt = node["attempt"]?.intValue, let started = node["startedAt"]?.doubleValue
+    public static func decoding(payload text: String, sessionID: UUID) -> CheckResult? {
+        guard let root = try? JSONParser.parse(text), let members = root.objectMembers else { return nil }
+        var fields: [String: JSONNode] = [:]
+        for member in members { fields[member.key] = member.value }
+        guard let idText = fields["id"]?.stringValue, let id = UUID(uuidString: idText),
+              let check = fields["check"]?.stringValue, let hash = fields["protocolHash"]?.stringValue,
+              let attempt = fields["attempt"]?.intValue, let started = fields["startedAt"]?.doubleValue
         else { return nil }
-        self.init(id: id, sessionID: sessionID, check: check, protocolHash: hash, attempt: attempt, outcomeCount: 0,
-                  startedAt: Date(timeIntervalSince1970: started))
-        verdict = node["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
-        blockedReason = node["blockedReason"]?.stringValue
-        tally = node["tally"]?.intValue ?? 0
-        notes = node["notes"]?.stringValue
-        notesAnsweredAt = node["notesAnsweredAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
-        updatedAt = node["updatedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? startedAt
-        outcomes = (node["outcomes"]?.arrayValue ?? []).map { item in
-            guard let verdict = item["verdict"]?.stringValue.flatMap(OutcomeVerdict.init(rawValue:)) else { return nil }
-            return OutcomeAnswer(verdict, value: item["value"]?.intValue, note: item["note"]?.stringValue,
-                                 answeredAt: Date(timeIntervalSince1970: item["answeredAt"]?.doubleValue ?? 0))
+        let startedAt = Date(timeIntervalSince1970: started)
+        var result = CheckResult(id: id, sessionID: sessionID, check: check, protocolHash: hash, attempt: attempt, outcomeCount: 0,
+                                 startedAt: startedAt)
+        result.verdict = verdict(fields["verdict"])
+        result.blockedReason = fields["blockedReason"]?.stringValue
+        result.tally = fields["tally"]?.intValue ?? 0
+        result.notes = fields["notes"]?.stringValue
+        result.notesAnsweredAt = date(fields["notesAnsweredAt"])
+        result.updatedAt = date(fields["updatedAt"]) ?? startedAt
+        result.outcomes = decodeOutcomes(fields["outcomes"])
+        result.counters = decodeCounters(fields["counters"])
+        result.stopwatch = decodeEvents(fields["stopwatch"])
+        return result
+    }
+
+    private static func verdict(_ node: JSONNode?) -> Verdict? {
+        guard let text = node?.stringValue else { return nil }
+        return Verdict(rawValue: text)
+    }
+
+    private static func date(_ node: JSONNode?) -> Date? {
+        guard let seconds = node?.doubleValue else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func decodeOutcomes(_ node: JSONNode?) -> [OutcomeAnswer?] {
+        var answers: [OutcomeAnswer?] = []
+        for item in node?.arrayValue ?? [] { answers.append(decodeOutcome(item)) }
+        return answers
+    }
+
+    private static func decodeEvents(_ node: JSONNode?) -> [StopwatchEvent] {
+        var events: [StopwatchEvent] = []
+        for item in node?.arrayValue ?? [] {
+            if let event = decodeEvent(item) { events.append(event) }
         }
-        for member in node["counters"]?.objectMembers ?? [] {
-            if let value = member.value["value"]?.intValue {
-                counters[member.key] = CounterValue(value, answeredAt: Date(timeIntervalSince1970: member.value["answeredAt"]?.doubleValue ?? 0))
-            }
+        return events
+    }
+
+    private static func decodeCounters(_ node: JSONNode?) -> [String: CounterValue] {
+        var counters: [String: CounterValue] = [:]
+        guard let members = node?.objectMembers else { return counters }
+        for member in members {
+            guard let value = member.value["value"]?.intValue else { continue }
+            let seconds = member.value["answeredAt"]?.doubleValue ?? 0
+            counters[member.key] = CounterValue(value, answeredAt: Date(timeIntervalSince1970: seconds))
         }
-        stopwatch = (node["stopwatch"]?.arrayValue ?? []).compactMap { item in
-            guard let kind = item["kind"]?.stringValue.flatMap(StopwatchEvent.Kind.init(rawValue:)) else { return nil }
-            return StopwatchEvent(kind, at: item["at"]?.doubleValue ?? 0, typedSeconds: item["typedSeconds"]?.doubleValue,
-                                  recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0))
-        }
+        return counters
+    }
+
+    private static func decodeOutcome(_ item: JSONNode) -> OutcomeAnswer? {
+        guard let verdict = item["verdict"]?.stringValue.flatMap(OutcomeVerdict.init(rawValue:)) else { return nil }
+        return OutcomeAnswer(verdict, value: item["value"]?.intValue, note: item["note"]?.stringValue,
+                             answeredAt: Date(timeIntervalSince1970: item["answeredAt"]?.doubleValue ?? 0))
+    }
+
+    private static func decodeEvent(_ item: JSONNode) -> StopwatchEvent? {
+        guard let kind = item["kind"]?.stringValue.flatMap(StopwatchEvent.Kind.init(rawValue:)) else { return nil }
+        return StopwatchEvent(kind, at: item["at"]?.doubleValue ?? 0, typedSeconds: item["typedSeconds"]?.doubleValue,
+                              recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0))
     }
 }
 

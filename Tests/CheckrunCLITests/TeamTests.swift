@@ -1,0 +1,150 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Several testers, several processes, one release: merge, export, concurrent writers, amend, verify.
+@Suite struct TeamTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func fourWritersAndAWalkAtOnceLoseNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+            for i in $(seq 1 250); do
+              "$0" record --db shared.sqlite --protocols "$1" --release 9 --build "$2" --check tiny-target/touch-one-hand --verdict pass --count hits=$((i % 11)) >/dev/null || echo "failed $i"
+            done
+            """
+        var writers: [Process] = []
+        var outputs: [Pipe] = []
+        for build in 1...4 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script, Checkrun.executable, protocols, String(build)]
+            process.currentDirectoryURL = folder.url
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            writers.append(process)
+            outputs.append(pipe)
+        }
+        let answers = "t 3\np\np\n\nt 3\n10\np\n\nt 3\np\n\n"
+        let walk = try Checkrun.run(["run", "--db", "shared.sqlite", "--release", "9", "--build", "walk", "--protocol", "tiny-target", "--protocols", protocols], in: folder.path, input: answers)
+        var messages = ""
+        for (process, pipe) in zip(writers, outputs) {
+            messages += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+        }
+        #expect(messages.isEmpty, "no writer failed: \(messages.prefix(500))")
+        #expect(!messages.contains("locked") && !walk.stderr.contains("locked") && !walk.stdout.contains("locked"))
+        #expect(walk.status == 0, "\(walk.stderr)")
+        let store = try ResultStore(path: folder.path("shared.sqlite"))
+        #expect(try store.database.scalarInt("SELECT count(*) FROM results r JOIN sessions s ON s.id = r.session_id WHERE s.build <> 'walk'") == 1000)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM results r JOIN sessions s ON s.id = r.session_id WHERE s.build = 'walk' AND verdict IS NOT NULL") == 3)
+        let verify = try checkrun(["verify", "--db", "shared.sqlite"], in: folder)
+        #expect(verify.status == 0, "\(verify.stdout)")
+    }
+
+    @Test func mergeExportAmendAndVerifyFromTheCommandLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (tester, db) in [("Ana", "ana.sqlite"), ("Ben", "ben.sqlite")] {
+            let run = try checkrun(["run", "--db", db, "--release", "2.4", "--build", "311", "--tester", tester, "--protocol", "tiny-target"], in: folder,
+                                   input: "t 5\np\nf\nfocus lands on the wrong button\nt 9\n10\np\n\ns\n")
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let merged = try checkrun(["merge", "ana.sqlite", "ben.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.contains("From ana.sqlite: added 1 session, 3 results, 9 records."))
+        #expect(merged.stdout.contains("In all: added 2 sessions, 6 results, 18 records."))
+        let twice = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(twice.stdout.contains("From ana.sqlite: nothing new (1 session already here)."))
+
+        let export = try checkrun(["export", "--db", "team.sqlite", "--release", "2.4", "--out", "team.json"], in: folder)
+        #expect(export.stdout == "Exported 2 sessions with 18 records to team.json.\n")
+        let back = try checkrun(["merge", "team.json", "--db", "copy.sqlite"], in: folder)
+        #expect(back.status == 0 && back.stdout.contains("added 2 sessions, 6 results, 18 records"))
+        let original = try checkrun(["report", "--release", "2.4", "--format", "json", "--db", "team.sqlite"], in: folder)
+        let copy = try checkrun(["report", "--release", "2.4", "--format", "json", "--db", "copy.sqlite"], in: folder)
+        let strip: (String) -> String = { $0.split(separator: "\n").filter { !$0.contains("\"generatedAt\"") }.joined(separator: "\n") }
+        #expect(strip(original.stdout) == strip(copy.stdout), "the round trip loses nothing a report shows")
+
+        let noReason = try checkrun(["amend", "--db", "team.sqlite", "--release", "2.4", "--build", "311", "--check", "tiny-target/accessibility-inspector", "--verdict", "pass"], in: folder)
+        #expect(noReason.status == 2)
+        let ambiguous = try checkrun(["amend", "--db", "team.sqlite", "--release", "2.4", "--build", "311", "--check", "tiny-target/accessibility-inspector", "--verdict", "pass", "--reason", "r"], in: folder)
+        #expect(ambiguous.status == 0 || ambiguous.stderr.contains("several devices"))
+        let report = try checkrun(["report", "--release", "2.4", "--db", "team.sqlite"], in: folder)
+        #expect(report.stdout.contains("- Verdict: pass (amended once: r)"))
+        #expect(report.stdout.contains("- Evidence digest: `"))
+
+        let verified = try checkrun(["verify", "--db", "team.sqlite"], in: folder)
+        #expect(verified.stdout.contains("Verified: 19 records in 2 sessions; every chain is intact."))
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["sqlite3", folder.path("team.sqlite"), "UPDATE results SET notes = 'nothing happened' WHERE notes IS NOT NULL AND notes <> ''"]
+        try shell.run()
+        shell.waitUntilExit()
+        if shell.terminationStatus == 0 {
+            let tampered = try checkrun(["verify", "--db", "team.sqlite"], in: folder)
+            #expect(tampered.status == 1)
+            #expect(tampered.stdout.contains("the results table differs from the record (the notes differ); it was edited behind checkrun's back"))
+        }
+    }
+
+    @Test func aMergeThatRunsOutOfSpaceLeavesTheDatabaseUnchanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A source big enough to outgrow a small file size limit.
+        let source = try ResultStore(path: folder.path("big.sqlite"))
+        try source.batch {
+            for index in 0..<400 {
+                let session = Session(release: "1", build: "1", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: Double(index)))
+                try source.insert(session)
+                var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
+                result.notes = String(repeating: "a long note to take up room ", count: 40)
+                result.verdict = .pass
+                try source.save(result)
+            }
+        }
+        source.database.close()
+        #expect(try checkrun(["sessions", "--db", "small.sqlite"], in: folder).status == 0)
+        let limited = Process()
+        limited.executableURL = URL(fileURLWithPath: "/bin/sh")
+        limited.arguments = ["-c", "ulimit -f 256; exec \"$0\" merge big.sqlite --db small.sqlite", Checkrun.executable]
+        limited.currentDirectoryURL = folder.url
+        let errors = Pipe()
+        limited.standardError = errors
+        limited.standardOutput = Pipe()
+        try limited.run()
+        limited.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(limited.terminationStatus == 1, "\(message)")
+        #expect(message.contains("small.sqlite is unchanged"))
+        #expect(message.contains("disk is full") || message.contains("too large") || message.contains("full"))
+        let after = try ResultStore(path: folder.path("small.sqlite"))
+        #expect(try after.database.scalarInt("SELECT count(*) FROM sessions") == 0)
+        #expect(try after.verify().problems.isEmpty)
+    }
+
+    @Test func badMergeSourcesAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("notes.txt", "hello")
+        let text = try checkrun(["merge", "notes.txt"], in: folder)
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("notes.txt:1:1: invalid JSON"))
+        #expect(text.stderr.contains("checkrun.sqlite is unchanged"))
+        let missing = try checkrun(["merge", "nowhere.sqlite"], in: folder)
+        #expect(missing.stderr.contains("nowhere.sqlite: no such file"))
+        #expect(try checkrun(["sessions"], in: folder).status == 0)
+        let itself = try checkrun(["merge", "checkrun.sqlite"], in: folder)
+        #expect(itself.stderr.contains("is the database being merged into"))
+    }
+}
