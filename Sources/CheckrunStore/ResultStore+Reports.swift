@@ -56,6 +56,9 @@ extension ResultStore {
                 notes_answered_at, started_at, updated_at, release, build, device, tester, attempts, amendments, amend_reason
             FROM scoped WHERE latest = 1 ORDER BY check_name, device
             """
+        // The latest set is bounded by the release's checks and devices, not by the database:
+        // gather it, then load every part in three queries instead of three per result.
+        var latest: [ReportedResult] = []
         try database.forEach(sql, [.text(release), SQLValue(build)]) { row in
             guard let id = row.string(0).flatMap(UUID.init(uuidString:)), let session = row.string(1).flatMap(UUID.init(uuidString:)) else { return }
             var result = CheckResult(
@@ -67,31 +70,40 @@ extension ResultStore {
             result.notes = row.string(8)
             result.notesAnsweredAt = row.date(9)
             result.updatedAt = row.date(11) ?? result.startedAt
-            try loadParts(of: &result)
-            try body(ReportedResult(
+            latest.append(ReportedResult(
                 result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
                 tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
         }
+        try loadParts(of: &latest)
+        for reported in latest { try body(reported) }
     }
 
-    /// Fills in a result's outcome answers, counters and stopwatch events.
-    func loadParts(of result: inout CheckResult) throws {
-        let id = SQLValue.text(result.id.uuidString)
-        var parts = result
-        try database.forEach("SELECT position, verdict, value, note, answered_at FROM outcome_answers WHERE result_id = ? ORDER BY position", [id]) { row in
-            guard let position = row.int(0), let verdict = row.string(1).flatMap(OutcomeVerdict.init(rawValue:)) else { return }
-            while parts.outcomes.count <= position { parts.outcomes.append(nil) }
-            parts.outcomes[position] = OutcomeAnswer(verdict, value: row.int(2), note: row.string(3), answeredAt: row.date(4) ?? Date())
+    /// Fills in the outcome answers, counters and stopwatch events of many results at once.
+    func loadParts(of reported: inout [ReportedResult]) throws {
+        guard !reported.isEmpty else { return }
+        var index: [String: Int] = [:]
+        for (position, item) in reported.enumerated() { index[item.result.id.uuidString] = position }
+        let ids = SQLValue.text("[" + reported.map { "\"\($0.result.id.uuidString)\"" }.joined(separator: ",") + "]")
+        try database.forEach(
+            "SELECT result_id, position, verdict, value, note, answered_at FROM outcome_answers WHERE result_id IN (SELECT value FROM json_each(?)) ORDER BY result_id, position",
+            [ids]
+        ) { row in
+            guard let at = row.string(0).flatMap({ index[$0] }), let position = row.int(1),
+                  let verdict = row.string(2).flatMap(OutcomeVerdict.init(rawValue:)) else { return }
+            while reported[at].result.outcomes.count <= position { reported[at].result.outcomes.append(nil) }
+            reported[at].result.outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
         }
-        try database.forEach("SELECT counter, value, answered_at FROM counter_values WHERE result_id = ?", [id]) { row in
-            if let name = row.string(0), let value = row.int(1) { parts.counters[name] = CounterValue(value, answeredAt: row.date(2) ?? Date()) }
+        try database.forEach("SELECT result_id, counter, value, answered_at FROM counter_values WHERE result_id IN (SELECT value FROM json_each(?))", [ids]) { row in
+            guard let at = row.string(0).flatMap({ index[$0] }), let name = row.string(1), let value = row.int(2) else { return }
+            reported[at].result.counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
         }
-        try database.forEach("SELECT kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE result_id = ? ORDER BY sequence", [id]) { row in
-            if let kind = row.string(0).flatMap(StopwatchEvent.Kind.init(rawValue:)) {
-                parts.stopwatch.append(StopwatchEvent(kind, at: row.double(1) ?? 0, typedSeconds: row.double(2), recordedAt: row.date(3) ?? Date()))
-            }
+        try database.forEach(
+            "SELECT result_id, kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE result_id IN (SELECT value FROM json_each(?)) ORDER BY result_id, sequence",
+            [ids]
+        ) { row in
+            guard let at = row.string(0).flatMap({ index[$0] }), let kind = row.string(1).flatMap(StopwatchEvent.Kind.init(rawValue:)) else { return }
+            reported[at].result.stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
         }
-        result = parts
     }
 
     /// A release and build, the unit a comparison compares.

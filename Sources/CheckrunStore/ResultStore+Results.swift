@@ -72,26 +72,27 @@ extension ResultStore {
             result.updatedAt = row.date(10) ?? result.startedAt
             return result
         }
-        return try rows.compactMap { $0 }.map { result in
-            var full = result
-            let id = SQLValue.text(result.id.uuidString)
-            try database.forEach("SELECT position, verdict, value, note, answered_at FROM outcome_answers WHERE result_id = ? ORDER BY position", [id]) { row in
-                guard let position = row.int(0), let verdict = row.string(1).flatMap(OutcomeVerdict.init(rawValue:)) else { return }
-                while full.outcomes.count <= position { full.outcomes.append(nil) }
-                full.outcomes[position] = OutcomeAnswer(verdict, value: row.int(2), note: row.string(3), answeredAt: row.date(4) ?? Date())
-            }
-            try database.forEach("SELECT counter, value, answered_at FROM counter_values WHERE result_id = ?", [id]) { row in
-                if let name = row.string(0), let value = row.int(1) {
-                    full.counters[name] = CounterValue(value, answeredAt: row.date(2) ?? Date())
-                }
-            }
-            try database.forEach("SELECT kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE result_id = ? ORDER BY sequence", [id]) { row in
-                if let kind = row.string(0).flatMap(StopwatchEvent.Kind.init(rawValue:)) {
-                    full.stopwatch.append(StopwatchEvent(kind, at: row.double(1) ?? 0, typedSeconds: row.double(2), recordedAt: row.date(3) ?? Date()))
-                }
-            }
-            return full
+        // Three queries for the parts of every result of the session, not three per result.
+        var results = rows.compactMap { $0 }
+        var index: [String: Int] = [:]
+        for (position, result) in results.enumerated() { index[result.id.uuidString] = position }
+        let session = SQLValue.text(sessionID.uuidString)
+        let scope = "result_id IN (SELECT id FROM results WHERE session_id = ?)"
+        try database.forEach("SELECT result_id, position, verdict, value, note, answered_at FROM outcome_answers WHERE \(scope) ORDER BY result_id, position", [session]) { row in
+            guard let at = row.string(0).flatMap({ index[$0] }), let position = row.int(1),
+                  let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
+            while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
+            results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
         }
+        try database.forEach("SELECT result_id, counter, value, answered_at FROM counter_values WHERE \(scope)", [session]) { row in
+            guard let at = row.string(0).flatMap({ index[$0] }), let name = row.string(1), let value = row.int(2) else { return }
+            results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
+        }
+        try database.forEach("SELECT result_id, kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE \(scope) ORDER BY result_id, sequence", [session]) { row in
+            guard let at = row.string(0).flatMap({ index[$0] }), let kind = row.string(1).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
+            results[at].stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
+        }
+        return results
     }
 
     /// The attempt number a new result for `check` gets: one more than the results recorded

@@ -18,6 +18,10 @@ public struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private var depth = 0
+    /// The last location computed on the current line, so columns are counted incrementally
+    /// (a long one-line document would otherwise cost quadratic time).
+    private var columnCacheIndex = 0
+    private var columnCacheValue = 1
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -47,16 +51,24 @@ public struct JSONParser {
     }
 
     private var location: SourceLocation {
-        var column = 1
-        var position = lineStart
-        while position < index && position < bytes.count {
-            if bytes[position] & 0xC0 != 0x80 { column += 1 }
-            position += 1
+        mutating get {
+            if columnCacheIndex < lineStart || columnCacheIndex > index {
+                columnCacheIndex = lineStart
+                columnCacheValue = 1
+            }
+            var position = columnCacheIndex
+            var column = columnCacheValue
+            while position < index && position < bytes.count {
+                if bytes[position] & 0xC0 != 0x80 { column += 1 }
+                position += 1
+            }
+            columnCacheIndex = position
+            columnCacheValue = column
+            return SourceLocation(line: line, column: column)
         }
-        return SourceLocation(line: line, column: column)
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
+    private mutating func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(message: message, location: location)
     }
 

@@ -53,6 +53,10 @@ public enum JSONWriter {
 
     /// A JSON string literal; control characters are escaped, everything else is kept as typed.
     public static func quoted(_ text: String) -> String {
+        // Most text needs no escape at all: check the bytes once and copy it whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

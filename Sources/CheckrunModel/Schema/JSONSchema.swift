@@ -28,9 +28,31 @@ public struct JSONSchema: Sendable {
     public static var supportedKeywords: Set<String> { assertionKeywords.union(annotationKeywords) }
 
     public let root: JSONNode
+    /// Every `#/…` reference the schema makes, resolved once.
+    private let references: [String: JSONNode]
 
     public init(_ root: JSONNode) {
         self.root = root
+        var references: [String: JSONNode] = [:]
+        Self.collectReferences(root, root: root, into: &references)
+        self.references = references
+    }
+
+    private static func collectReferences(_ node: JSONNode, root: JSONNode, into references: inout [String: JSONNode]) {
+        switch node.value {
+        case .object(let members):
+            for member in members {
+                if member.key == "$ref", let reference = member.value.stringValue, references[reference] == nil,
+                   let target = resolve(reference, in: root) {
+                    references[reference] = target
+                }
+                collectReferences(member.value, root: root, into: &references)
+            }
+        case .array(let items):
+            for item in items { collectReferences(item, root: root, into: &references) }
+        default:
+            break
+        }
     }
 
     public func validate(_ instance: JSONNode) -> [SchemaViolation] {
@@ -68,6 +90,10 @@ public struct JSONSchema: Sendable {
     // MARK: - Validation
 
     private func resolve(_ reference: String) -> JSONNode? {
+        references[reference] ?? Self.resolve(reference, in: root)
+    }
+
+    private static func resolve(_ reference: String, in root: JSONNode) -> JSONNode? {
         guard reference.hasPrefix("#") else { return nil }
         var node = root
         for token in reference.dropFirst().split(separator: "/") {
@@ -101,7 +127,6 @@ public struct JSONSchema: Sendable {
             return
         }
         let description = describe(schema, inherited: inherited)
-        let hint = description.map { " — \($0)" } ?? ""
 
         if let reference = schema["$ref"]?.stringValue {
             if let target = resolve(reference) {
@@ -115,7 +140,7 @@ public struct JSONSchema: Sendable {
             let allowed = type.stringValue.map { [$0] } ?? (type.arrayValue ?? []).compactMap(\.stringValue)
             if !allowed.contains(where: { matches(instance.value, type: $0) }) {
                 let expected = allowed.map(Self.spoken(type:)).joined(separator: " or ")
-                report("expected \(expected), found \(instance.value.spokenType)\(hint)", instance, pointer, &violations)
+                report("expected \(expected), found \(instance.value.spokenType)\(Self.hint(description))", instance, pointer, &violations)
                 return
             }
         }
@@ -135,9 +160,9 @@ public struct JSONSchema: Sendable {
         case .object(let members):
             validateObject(instance, members, schema, pointer, &violations)
         case .array(let items):
-            validateArray(instance, items, schema, pointer, hint, &violations)
+            validateArray(instance, items, schema, pointer, description, &violations)
         case .string(let text):
-            validateString(instance, text, schema, pointer, hint, &violations)
+            validateString(instance, text, schema, pointer, description, &violations)
         case .integer, .number:
             validateNumber(instance, schema, pointer, &violations)
         default:
@@ -187,9 +212,10 @@ public struct JSONSchema: Sendable {
     }
 
     private func validateArray(
-        _ instance: JSONNode, _ items: [JSONNode], _ schema: JSONNode, _ pointer: JSONPointer, _ hint: String,
+        _ instance: JSONNode, _ items: [JSONNode], _ schema: JSONNode, _ pointer: JSONPointer, _ description: String?,
         _ violations: inout [SchemaViolation]
     ) {
+        let hint = Self.hint(description)
         if let minimum = schema["minItems"]?.intValue, items.count < minimum {
             report("needs at least \(minimum) item\(minimum == 1 ? "" : "s"), has \(items.count)\(hint)", instance, pointer, &violations)
         }
@@ -211,10 +237,11 @@ public struct JSONSchema: Sendable {
     }
 
     private func validateString(
-        _ instance: JSONNode, _ text: String, _ schema: JSONNode, _ pointer: JSONPointer, _ hint: String,
+        _ instance: JSONNode, _ text: String, _ schema: JSONNode, _ pointer: JSONPointer, _ description: String?,
         _ violations: inout [SchemaViolation]
     ) {
         let length = text.unicodeScalars.count
+        let hint = Self.hint(description)
         if let minimum = schema["minLength"]?.intValue, length < minimum {
             report(length == 0 ? "is empty; write something\(hint)" : "is too short: at least \(minimum) characters\(hint)", instance, pointer, &violations)
         }
@@ -271,6 +298,10 @@ public struct JSONSchema: Sendable {
             let list = forms.isEmpty ? "one of the allowed forms" : forms.joined(separator: " or ")
             report("expected \(list), found \(instance.value.spokenType)\(description.map { " — \($0)" } ?? "")", instance, pointer, &violations)
         }
+    }
+
+    private static func hint(_ description: String?) -> String {
+        description.map { " — \($0)" } ?? ""
     }
 
     private func matches(_ value: JSONValue, type: String) -> Bool {
