@@ -43,7 +43,7 @@ extension ResultStore {
             try handle.write(contentsOf: Data(header.utf8))
             var first = true
             try forEachSessionEntry(release: release) { entry in
-                let line = (first ? "" : ",\n") + compact(entry.json)
+                let line = (first ? "" : ",\n") + JSONWriter.compact(entry.json)
                 first = false
                 try handle.write(contentsOf: Data(line.utf8))
                 counts.sessions += 1
@@ -59,15 +59,6 @@ extension ResultStore {
             throw error
         }
         return counts
-    }
-
-    /// JSON on one line, for the export layout.
-    private func compact(_ value: JSONValue) -> String {
-        switch value {
-        case .array(let items): return "[" + items.map { compact($0.value) }.joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { JSONWriter.quoted($0.key) + ":" + compact($0.value.value) }.joined(separator: ",") + "}"
-        default: return JSONWriter.write(value).trimmingCharacters(in: .newlines)
-        }
     }
 
     /// Brings the sessions of `source` into this database in one transaction. A session already

@@ -199,7 +199,7 @@ public final class ResultStore {
     }
 
     private static func encodePlan(_ plan: [String]) -> String {
-        JSONWriter.write(.array(plan.map { JSONNode(.string($0)) })).trimmingCharacters(in: .newlines)
+        JSONWriter.compact(.array(plan.map { JSONNode(.string($0)) }))
     }
 
     private static func decodePlan(_ text: String) -> [String] {

@@ -45,7 +45,7 @@ struct SessionsCommand: CheckrunCommand {
             context.print("[", terminator: "")
             var first = true
             try store.forEachSessionSummary(release: release) { summary in
-                context.print((first ? "\n" : ",\n") + indented(JSONWriter.write(json(summary)).trimmingCharacters(in: .newlines)), terminator: "")
+                context.print((first ? "\n" : ",\n") + indented(String(JSONWriter.write(json(summary)).dropLast())), terminator: "")
                 first = false
             }
             context.print(first ? "]" : "\n]")

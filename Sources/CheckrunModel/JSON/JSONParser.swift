@@ -196,7 +196,9 @@ public struct JSONParser {
         var runStart = index
         func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) {
             if end > runStart {
-                scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+                // Decoding from a contiguous buffer takes the standard library's fast path.
+                let run = parser.bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self) }
+                scalars.append(contentsOf: run.unicodeScalars)
             }
         }
         while true {

@@ -8,6 +8,18 @@ public enum JSONWriter {
         return output
     }
 
+    /// The value on one line, without a line end: compact JSON for one-line layouts and messages.
+    public static func compact(_ value: JSONValue) -> String {
+        switch value {
+        case .array(let items): return "[" + items.map { compact($0.value) }.joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { quoted($0.key) + ":" + compact($0.value.value) }.joined(separator: ",") + "}"
+        default:
+            var output = ""
+            write(value, indent: 0, into: &output)
+            return output
+        }
+    }
+
     private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
         let pad = String(repeating: "  ", count: indent + 1)
         let closingPad = String(repeating: "  ", count: indent)

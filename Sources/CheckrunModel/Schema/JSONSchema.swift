@@ -146,7 +146,7 @@ public struct JSONSchema: Sendable {
         }
 
         if let options = schema["enum"]?.arrayValue, !options.contains(where: { $0.value == instance.value }) {
-            let listed = options.map { JSONWriter.write($0.value).trimmingCharacters(in: .newlines) }
+            let listed = options.map { JSONWriter.compact($0.value) }
             let suggestion = instance.stringValue.map {
                 Suggestions.didYouMean($0, among: options.compactMap(\.stringValue))
             } ?? ""
@@ -326,7 +326,7 @@ public struct JSONSchema: Sendable {
     }
 
     private func show(_ node: JSONNode) -> String {
-        let text = JSONWriter.write(node.value).trimmingCharacters(in: .newlines)
+        let text = JSONWriter.compact(node.value)
         return text.count > 60 ? String(text.prefix(57)) + "…" : text
     }
 
