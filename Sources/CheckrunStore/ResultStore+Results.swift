@@ -16,6 +16,8 @@ extension ResultStore {
     /// Writes a result into the results tables (the current view), replacing its earlier state.
     func writeProjection(_ result: CheckResult) throws {
         let id = SQLValue.text(result.id.uuidString)
+        // A result saved for the first time has no parts to clear (deletes are the costly part).
+        let existed = try database.scalarInt("SELECT 1 FROM results WHERE id = ?", [id]) != nil
         try database.run(
             """
             INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason,
@@ -28,7 +30,7 @@ extension ResultStore {
              .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
              SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
              SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
-        try database.run("DELETE FROM outcome_answers WHERE result_id = ?", [id])
+        if existed { try database.run("DELETE FROM outcome_answers WHERE result_id = ?", [id]) }
         for (position, answer) in result.outcomes.enumerated() {
             guard let answer else { continue }
             try database.run(
@@ -36,13 +38,13 @@ extension ResultStore {
                 [id, .integer(Int64(position)), .text(answer.verdict.rawValue), SQLValue(answer.value),
                  SQLValue(answer.note), SQLValue(answer.answeredAt)])
         }
-        try database.run("DELETE FROM counter_values WHERE result_id = ?", [id])
+        if existed { try database.run("DELETE FROM counter_values WHERE result_id = ?", [id]) }
         for (name, counter) in result.counters.sorted(by: { $0.key < $1.key }) {
             try database.run(
                 "INSERT INTO counter_values (result_id, counter, value, answered_at) VALUES (?, ?, ?, ?)",
                 [id, .text(name), .integer(Int64(counter.value)), SQLValue(counter.answeredAt)])
         }
-        try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id])
+        if existed { try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id]) }
         for (sequence, event) in result.stopwatch.enumerated() {
             try database.run(
                 "INSERT INTO stopwatch_events (result_id, sequence, kind, at, typed_seconds, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",

@@ -16,11 +16,16 @@ public enum SHA256 {
         hex(bytes: Array(text.utf8))
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     public static func hex(bytes message: [UInt8]) -> String {
-        digest(message).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest(message) {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public static func digest(_ message: [UInt8]) -> [UInt8] {
