@@ -10,7 +10,9 @@ import Testing
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("checkrun "))
         let overview = try Checkrun.run(["--help"])
-        for command in ["lint", "import", "list", "show", "completion", "help"] {
+        let commands = ["run", "resume", "sessions", "record", "report", "compare", "amend", "verify", "export", "merge",
+                        "lint", "import", "list", "show", "completion", "help"]
+        for command in commands {
             #expect(overview.stdout.contains("  \(command) "), "overview lists \(command)")
             let help = try Checkrun.run([command, "--help"])
             let viaHelp = try Checkrun.run(["help", command])

@@ -88,13 +88,15 @@ import Testing
         #expect(verified.stdout.contains("Verified: 19 records in 2 sessions; every chain is intact."))
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        shell.arguments = ["sqlite3", folder.path("team.sqlite"), "UPDATE results SET notes = 'nothing happened' WHERE notes IS NOT NULL AND notes <> ''"]
+        shell.arguments = ["sqlite3", folder.path("team.sqlite"),
+                           "UPDATE results SET notes = 'nothing happened' WHERE notes IS NOT NULL AND notes <> ''; DELETE FROM records WHERE sequence = 2"]
         try shell.run()
         shell.waitUntilExit()
         if shell.terminationStatus == 0 {
             let tampered = try checkrun(["verify", "--db", "team.sqlite"], in: folder)
             #expect(tampered.status == 1)
             #expect(tampered.stdout.contains("the results table differs from the record (the notes differ); it was edited behind checkrun's back"))
+            #expect(tampered.stdout.contains(": record 2 was deleted"))
         }
     }
 
