@@ -111,15 +111,13 @@ extension ReleaseReport {
     }
 
     public static func make(store: ResultStore, library: ProtocolLibrary, release: String, build: String?, threshold: Double = 20, now: Date = Date()) throws -> ReleaseReport {
-        let releases = try store.releases()
-        guard releases.contains(release) else {
-            let hint = Suggestions.closest(to: release, among: releases).first.map { " Did you mean \"\($0)\"?" } ?? ""
-            throw ScopeError(description: "no release \"\(release)\" in the database.\(hint) Known releases: \(releases.isEmpty ? "none yet" : releases.joined(separator: ", "))")
+        do {
+            try store.requireRelease(release)
+            if let build { try store.requireBuild(build, of: release) }
+        } catch {
+            throw ScopeError(description: error.message)
         }
         let allBuilds = try store.builds(release: release)
-        if let build, !allBuilds.contains(build) {
-            throw ScopeError(description: "release \(release) has no build \"\(build)\". Its builds: \(allBuilds.joined(separator: ", "))")
-        }
 
         var byCheck: [String: [ReportedResult]] = [:]
         var first: Date?, last: Date?

@@ -23,6 +23,25 @@ extension ResultStore {
         try database.query("SELECT release FROM sessions GROUP BY release ORDER BY min(started_at)") { $0.string(0) ?? "" }
     }
 
+    /// Refuses a release the database does not know, naming the closest and the known ones.
+    public func requireRelease(_ release: String) throws(StoreError) {
+        let known: [String]
+        do { known = try releases() } catch { throw StoreError("cannot read the releases: \(error)") }
+        guard known.contains(release) else {
+            let hint = Suggestions.closest(to: release, among: known).first.map { " Did you mean \"\($0)\"?" } ?? ""
+            throw StoreError("no release \"\(release)\" in the database.\(hint) Known releases: \(known.isEmpty ? "none yet" : known.joined(separator: ", "))")
+        }
+    }
+
+    /// Refuses a build the release does not have, listing its builds.
+    public func requireBuild(_ build: String, of release: String) throws(StoreError) {
+        let known: [String]
+        do { known = try builds(release: release) } catch { throw StoreError("cannot read the builds: \(error)") }
+        guard known.contains(build) else {
+            throw StoreError("release \(release) has no build \"\(build)\". Its builds: \(known.joined(separator: ", "))")
+        }
+    }
+
     /// The builds of a release, in the order they were first tested.
     public func builds(release: String) throws -> [String] {
         try database.query("SELECT build FROM sessions WHERE release = ? GROUP BY build ORDER BY min(started_at)", [.text(release)]) { $0.string(0) ?? "" }
@@ -74,35 +93,12 @@ extension ResultStore {
                 result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
                 tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
         }
-        try loadParts(of: &latest)
-        for reported in latest { try body(reported) }
-    }
-
-    /// Fills in the outcome answers, counters and stopwatch events of many results at once.
-    func loadParts(of reported: inout [ReportedResult]) throws {
-        guard !reported.isEmpty else { return }
-        var index: [String: Int] = [:]
-        for (position, item) in reported.enumerated() { index[item.result.id.uuidString] = position }
-        let ids = SQLValue.text("[" + reported.map { "\"\($0.result.id.uuidString)\"" }.joined(separator: ",") + "]")
-        try database.forEach(
-            "SELECT result_id, position, verdict, value, note, answered_at FROM outcome_answers WHERE result_id IN (SELECT value FROM json_each(?)) ORDER BY result_id, position",
-            [ids]
-        ) { row in
-            guard let at = row.string(0).flatMap({ index[$0] }), let position = row.int(1),
-                  let verdict = row.string(2).flatMap(OutcomeVerdict.init(rawValue:)) else { return }
-            while reported[at].result.outcomes.count <= position { reported[at].result.outcomes.append(nil) }
-            reported[at].result.outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
-        }
-        try database.forEach("SELECT result_id, counter, value, answered_at FROM counter_values WHERE result_id IN (SELECT value FROM json_each(?))", [ids]) { row in
-            guard let at = row.string(0).flatMap({ index[$0] }), let name = row.string(1), let value = row.int(2) else { return }
-            reported[at].result.counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
-        }
-        try database.forEach(
-            "SELECT result_id, kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE result_id IN (SELECT value FROM json_each(?)) ORDER BY result_id, sequence",
-            [ids]
-        ) { row in
-            guard let at = row.string(0).flatMap({ index[$0] }), let kind = row.string(1).flatMap(StopwatchEvent.Kind.init(rawValue:)) else { return }
-            reported[at].result.stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
+        var results = latest.map(\.result)
+        let ids = "[" + results.map { "\"\($0.id.uuidString)\"" }.joined(separator: ",") + "]"
+        try loadParts(of: &results, scope: "result_id IN (SELECT value FROM json_each(?))", [.text(ids)])
+        for (position, result) in results.enumerated() {
+            latest[position].result = result
+            try body(latest[position])
         }
     }
 

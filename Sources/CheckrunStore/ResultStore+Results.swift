@@ -74,27 +74,31 @@ extension ResultStore {
             result.updatedAt = row.date(10) ?? result.startedAt
             return result
         }
-        // Three queries for the parts of every result of the session, not three per result.
         var results = rows.compactMap { $0 }
+        try loadParts(of: &results, scope: "result_id IN (SELECT id FROM results WHERE session_id = ?)", [.text(sessionID.uuidString)])
+        return results
+    }
+
+    /// Fills in the outcome answers, counters and stopwatch events of many results: three
+    /// queries for all of them, not three per result. `scope` is the SQL condition on `result_id`.
+    func loadParts(of results: inout [CheckResult], scope: String, _ values: [SQLValue]) throws {
+        guard !results.isEmpty else { return }
         var index: [String: Int] = [:]
         for (position, result) in results.enumerated() { index[result.id.uuidString] = position }
-        let session = SQLValue.text(sessionID.uuidString)
-        let scope = "result_id IN (SELECT id FROM results WHERE session_id = ?)"
-        try database.forEach("SELECT result_id, position, verdict, value, note, answered_at FROM outcome_answers WHERE \(scope) ORDER BY result_id, position", [session]) { row in
+        try database.forEach("SELECT result_id, position, verdict, value, note, answered_at FROM outcome_answers WHERE \(scope) ORDER BY result_id, position", values) { row in
             guard let at = row.string(0).flatMap({ index[$0] }), let position = row.int(1),
                   let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
             while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
             results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
         }
-        try database.forEach("SELECT result_id, counter, value, answered_at FROM counter_values WHERE \(scope)", [session]) { row in
+        try database.forEach("SELECT result_id, counter, value, answered_at FROM counter_values WHERE \(scope)", values) { row in
             guard let at = row.string(0).flatMap({ index[$0] }), let name = row.string(1), let value = row.int(2) else { return }
             results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
         }
-        try database.forEach("SELECT result_id, kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE \(scope) ORDER BY result_id, sequence", [session]) { row in
+        try database.forEach("SELECT result_id, kind, at, typed_seconds, recorded_at FROM stopwatch_events WHERE \(scope) ORDER BY result_id, sequence", values) { row in
             guard let at = row.string(0).flatMap({ index[$0] }), let kind = row.string(1).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
             results[at].stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
         }
-        return results
     }
 
     /// The attempt number a new result for `check` gets: one more than the results recorded

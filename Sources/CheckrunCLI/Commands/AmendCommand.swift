@@ -42,39 +42,28 @@ struct AmendCommand: CheckrunCommand {
         if devices.count > 1 && arguments.value("device") == nil {
             throw UsageError("\(name) has results on several devices (\(devices.sorted().joined(separator: ", "))); choose one with --device", command: "amend")
         }
-        let library = try? context.loadProtocols()
-        let check = library?.check(named: name)?.check
+        let library = try context.loadProtocols()
+        guard let reference = library.check(named: name) else {
+            throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
+        }
         var changed = false
         if let text = arguments.value("verdict") {
-            guard let verdict = Verdict(rawValue: text.lowercased()) else {
-                throw UsageError("'\(text)' is not a verdict; use pass, fail, blocked or skipped", command: "amend")
-            }
+            let verdict = try ResultOptions.verdict(text, command: "amend")
             result.verdict = verdict
             if verdict == .blocked { result.blockedReason = reason }
             changed = true
         }
-        for item in arguments.all("expected") {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let position = Int(parts[0]), position >= 1, let verdict = OutcomeVerdict(rawValue: parts[1].lowercased()) else {
-                throw UsageError("--expected '\(item)' should be N=pass, N=fail or N=na", command: "amend")
-            }
-            let limit = check?.expected.count ?? result.outcomes.count
-            guard position <= limit else { throw CommandFailure("\(name) has \(limit) expected outcomes; --expected \(position) is out of range") }
-            while result.outcomes.count < position { result.outcomes.append(nil) }
-            result.outcomes[position - 1] = OutcomeAnswer(verdict, value: result.outcomes[position - 1]?.value, note: result.outcomes[position - 1]?.note)
+        for (index, verdict) in try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "amend") {
+            while result.outcomes.count <= index { result.outcomes.append(nil) }
+            result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note)
             changed = true
         }
-        for item in arguments.all("count") {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let value = Int(parts[1]), value >= 0 else {
-                throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14", command: "amend")
-            }
-            result.counters[parts[0]] = CounterValue(value)
+        for (name, value) in try ResultOptions.counts(arguments.all("count"), for: reference, command: "amend") {
+            result.counters[name] = CounterValue(value)
             changed = true
         }
         if let text = arguments.value("seconds") {
-            guard let seconds = Durations.parse(text) else { throw UsageError("--seconds '\(text)' is not a time", command: "amend") }
-            result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: seconds))
+            result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: try ResultOptions.seconds(text, command: "amend")))
             changed = true
         }
         if let notes = arguments.value("notes") {

@@ -33,11 +33,7 @@ struct CompareCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let arguments = context.arguments
-        let formatName = arguments.value("format") ?? "text"
-        guard let format = ComparisonFormat(rawValue: formatName.lowercased()) else {
-            let names = ComparisonFormat.allCases.map(\.rawValue)
-            throw UsageError("unknown format '\(formatName)'; choose \(names.joined(separator: ", ")).\(Suggestions.didYouMean(formatName, among: names, quote: "'"))", command: "compare")
-        }
+        let format = try ResultOptions.format(arguments.value("format"), default: ComparisonFormat.text, command: "compare")
         var threshold = 20.0
         if let text = arguments.value("threshold") {
             guard let value = Double(text.replacingOccurrences(of: "%", with: "")), value >= 0, value.isFinite else {
@@ -58,18 +54,11 @@ struct CompareCommand: CheckrunCommand {
     }
 
     private static func resolveScopes(_ arguments: ParsedArguments, _ store: ResultStore) throws -> [ResultStore.BuildScope] {
-        let releases = try store.releases()
         func check(release: String) throws {
-            guard releases.contains(release) else {
-                let hint = Suggestions.closest(to: release, among: releases).first.map { " Did you mean \"\($0)\"?" } ?? ""
-                throw CommandFailure("no release \"\(release)\" in the database.\(hint) Known releases: \(releases.isEmpty ? "none yet" : releases.joined(separator: ", "))")
-            }
+            do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }
         func check(build: String, of release: String) throws {
-            let builds = try store.builds(release: release)
-            guard builds.contains(build) else {
-                throw CommandFailure("release \(release) has no build \"\(build)\". Its builds: \(builds.joined(separator: ", "))")
-            }
+            do { try store.requireBuild(build, of: release) } catch { throw CommandFailure(error.message) }
         }
         if arguments.value("from") != nil || arguments.value("to") != nil {
             guard let from = arguments.value("from"), let to = arguments.value("to") else {
@@ -85,7 +74,7 @@ struct CompareCommand: CheckrunCommand {
                 return ResultStore.BuildScope(release: parts[0], build: parts[1])
             }
         }
-        guard let release = arguments.value("release") ?? releases.last else {
+        guard let release = try arguments.value("release") ?? store.releases().last else {
             throw CommandFailure("the database has no results yet; walk some checks with `checkrun run`")
         }
         try check(release: release)

@@ -25,8 +25,8 @@ struct ExportCommand: CheckrunCommand {
         }
         let store = try context.openStore()
         let release = context.arguments.value("release")
-        if let release, !(try store.releases().contains(release)) {
-            throw CommandFailure("no release \"\(release)\" in \(context.databasePath). Known releases: \(try store.releases().joined(separator: ", "))")
+        if let release {
+            do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }
         let counts = try store.export(release: release, to: out)
         context.print("Exported \(counts.sessions) session\(counts.sessions == 1 ? "" : "s") with \(counts.records) record\(counts.records == 1 ? "" : "s") to \(out).")

@@ -33,9 +33,7 @@ struct RecordCommand: CheckrunCommand {
         guard let build = arguments.value("build") else { throw UsageError("missing --build B", command: "record") }
         guard let name = arguments.value("check") else { throw UsageError("missing --check PROTOCOL/CHECK", command: "record") }
         guard let verdictText = arguments.value("verdict") else { throw UsageError("missing --verdict: pass, fail, blocked or skipped", command: "record") }
-        guard let verdict = Verdict(rawValue: verdictText.lowercased()) else {
-            throw UsageError("'\(verdictText)' is not a verdict; use pass, fail, blocked or skipped.\(Suggestions.didYouMean(verdictText, among: Verdict.allCases.map(\.rawValue), quote: "'"))", command: "record")
-        }
+        let verdict = try ResultOptions.verdict(verdictText, command: "record")
         let library = try context.loadProtocols()
         guard let reference = library.check(named: name) else {
             let hint = library.suggestions(forCheck: name).first.map { " Did you mean \"\($0)\"?" } ?? ""
@@ -53,34 +51,16 @@ struct RecordCommand: CheckrunCommand {
             sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
             attempt: try store.nextAttempt(check: reference.name, release: release, build: build, device: device),
             outcomeCount: check.expected.count, startedAt: now)
-        if let seconds = arguments.value("seconds") {
-            guard let value = Durations.parse(seconds), value <= 24 * 3600 else {
-                throw UsageError("--seconds '\(seconds)' is not a time; use seconds (80), m:ss (1:20) or 1m20s", command: "record")
-            }
-            result.stopwatch = [StopwatchEvent(.typed, at: 0, typedSeconds: value, recordedAt: now)]
+        if let text = arguments.value("seconds") {
+            let seconds = try ResultOptions.seconds(text, command: "record")
+            result.stopwatch = [StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: now)]
         }
-        for item in arguments.all("count") {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let value = Int(parts[1]) else {
-                throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14", command: "record")
-            }
-            let known = check.counters.map(\.id)
-            guard known.contains(parts[0]) else {
-                throw CommandFailure("\(reference.name) has no counter \"\(parts[0])\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(parts[0], among: known))")
-            }
-            guard value >= 0, value <= 100_000 else { throw CommandFailure("--count \(item): a count is a whole number from 0 to 100000") }
-            result.counters[parts[0]] = CounterValue(value, answeredAt: now)
+        for (name, value) in try ResultOptions.counts(arguments.all("count"), for: reference, command: "record") {
+            result.counters[name] = CounterValue(value, answeredAt: now)
         }
-        for item in arguments.all("expected") {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let position = Int(parts[0]), let outcome = OutcomeVerdict(rawValue: parts[1].lowercased() == "not applicable" ? "na" : parts[1].lowercased()) else {
-                throw UsageError("--expected '\(item)' should be N=pass, N=fail or N=na, e.g. 2=fail", command: "record")
-            }
-            guard check.expected.indices.contains(position - 1) else {
-                throw CommandFailure("\(reference.name) has \(check.expected.count) expected outcome\(check.expected.count == 1 ? "" : "s"); --expected \(position) is out of range")
-            }
-            let value = check.expected[position - 1].target.flatMap { result.counters[$0.counter]?.value }
-            result.outcomes[position - 1] = OutcomeAnswer(outcome, value: value, answeredAt: now)
+        for (index, outcome) in try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "record") {
+            let value = check.expected[index].target.flatMap { result.counters[$0.counter]?.value }
+            result.outcomes[index] = OutcomeAnswer(outcome, value: value, answeredAt: now)
         }
         if verdict == .blocked {
             guard let reason = arguments.value("reason") ?? arguments.value("notes") else {

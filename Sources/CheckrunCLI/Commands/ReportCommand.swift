@@ -33,11 +33,7 @@ struct ReportCommand: CheckrunCommand {
         guard let release = context.arguments.value("release") else {
             throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")
         }
-        let formatName = context.arguments.value("format") ?? "markdown"
-        guard let format = ReportFormat(rawValue: formatName.lowercased()) else {
-            let names = ReportFormat.allCases.map(\.rawValue)
-            throw UsageError("unknown format '\(formatName)'; choose \(names.joined(separator: ", ")).\(Suggestions.didYouMean(formatName, among: names, quote: "'"))", command: "report")
-        }
+        let format = try ResultOptions.format(context.arguments.value("format"), default: ReportFormat.markdown, command: "report")
         let library = try context.loadProtocols()
         let store = try context.openStore()
         let report: ReleaseReport

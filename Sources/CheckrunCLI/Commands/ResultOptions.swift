@@ -1,0 +1,60 @@
+import CheckrunModel
+
+/// The options that describe a result, read the same way by `record` and `amend`.
+enum ResultOptions {
+    static func verdict(_ text: String, command: String) throws -> Verdict {
+        guard let verdict = Verdict(rawValue: text.lowercased()) else {
+            throw UsageError("'\(text)' is not a verdict; use pass, fail, blocked or skipped.\(Suggestions.didYouMean(text, among: Verdict.allCases.map(\.rawValue), quote: "'"))", command: command)
+        }
+        return verdict
+    }
+
+    static func seconds(_ text: String, command: String) throws -> Double {
+        guard let value = Durations.parse(text), value <= 24 * 3600 else {
+            throw UsageError("--seconds '\(text)' is not a time; use seconds (80), m:ss (1:20) or 1m20s", command: command)
+        }
+        return value
+    }
+
+    /// `--count NAME=N`, each naming one of the check's counters.
+    static func counts(_ items: [String], for reference: CheckReference, command: String) throws -> [(name: String, value: Int)] {
+        let known = reference.check.counters.map(\.id)
+        return try items.map { item in
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Int(parts[1]) else {
+                throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14", command: command)
+            }
+            guard known.contains(parts[0]) else {
+                throw CommandFailure("\(reference.name) has no counter \"\(parts[0])\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(parts[0], among: known))")
+            }
+            guard value >= 0, value <= 100_000 else { throw CommandFailure("--count \(item): a count is a whole number from 0 to 100000") }
+            return (parts[0], value)
+        }
+    }
+
+    /// `--expected N=pass|fail|na`, N counted from 1 and within the check's outcomes.
+    static func outcomes(_ items: [String], for reference: CheckReference, command: String) throws -> [(index: Int, verdict: OutcomeVerdict)] {
+        let count = reference.check.expected.count
+        return try items.map { item in
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            let word = parts.count == 2 ? parts[1].lowercased() : ""
+            guard parts.count == 2, let position = Int(parts[0]), let verdict = OutcomeVerdict(rawValue: word == "not applicable" ? "na" : word) else {
+                throw UsageError("--expected '\(item)' should be N=pass, N=fail or N=na, e.g. 2=fail", command: command)
+            }
+            guard (1...max(count, 1)).contains(position), position <= count else {
+                throw CommandFailure("\(reference.name) has \(count) expected outcome\(count == 1 ? "" : "s"); --expected \(position) is out of range")
+            }
+            return (position - 1, verdict)
+        }
+    }
+
+    /// A `--format` value, one of an enumeration's cases.
+    static func format<Format: RawRepresentable & CaseIterable>(_ name: String?, default fallback: Format, command: String) throws -> Format where Format.RawValue == String {
+        guard let name else { return fallback }
+        guard let format = Format(rawValue: name.lowercased()) else {
+            let names = Format.allCases.map(\.rawValue)
+            throw UsageError("unknown format '\(name)'; choose \(names.joined(separator: ", ")).\(Suggestions.didYouMean(name, among: names, quote: "'"))", command: command)
+        }
+        return format
+    }
+}
