@@ -106,6 +106,9 @@ public final class ResultStore {
     }
 
     private func migrate() throws {
+        // Only a database that needs a migration takes the write lock, so readers never wait
+        // behind a long merge just to find the schema current.
+        guard try database.userVersion < Schema.latestVersion else { return }
         try database.transaction {
             let current = try database.userVersion
             guard current < Schema.latestVersion else { return }
