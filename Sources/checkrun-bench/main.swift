@@ -3,7 +3,7 @@ import CheckrunStore
 import Foundation
 
 /// checkrun's benchmark: what a tester and a CI job feel, measured on the built binaries.
-/// Run it from the package folder: `swift run -c release checkrun-bench [--sizes 10000,100000,1000000]`.
+/// Run it from the package folder: `swift run -c release checkrun-bench [--sizes 10000,100000,1000000] [--keep]`.
 
 let arguments = CommandLine.arguments.dropFirst()
 var sizes = [10_000, 100_000]
@@ -21,7 +21,15 @@ guard FileManager.default.fileExists(atPath: repositoryProtocols) else { fail("r
 // /tmp would make every fsync free and the commit figure meaningless).
 let scratch = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: scratch) }
+// `--keep` leaves the databases for a closer look (profiling a single command, say).
+let keep = arguments.contains("--keep")
+defer {
+    if keep {
+        FileHandle.standardError.write(Data("Kept \(scratch.path)\n".utf8))
+    } else {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+}
 
 var rows: [(String, String)] = []
 @MainActor func row(_ name: String, _ value: String) {

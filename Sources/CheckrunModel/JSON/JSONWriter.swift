@@ -20,9 +20,16 @@ public enum JSONWriter {
         }
     }
 
+    /// Indentation strings, made once: building them per value dominated writing large documents.
+    private static let pads: [String] = (0...64).map { String(repeating: "  ", count: $0) }
+
+    private static func padding(_ level: Int) -> String {
+        level < pads.count ? pads[level] : String(repeating: "  ", count: level)
+    }
+
     private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let closingPad = String(repeating: "  ", count: indent)
+        let pad = padding(indent + 1)
+        let closingPad = padding(indent)
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
