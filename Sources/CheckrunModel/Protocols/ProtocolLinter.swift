@@ -105,11 +105,18 @@ public struct ProtocolLinter: Sendable {
 
     private func checkCriteria(_ list: JSONNode?, at pointer: JSONPointer, _ add: (JSONNode, JSONPointer, String) -> Void) {
         for (index, item) in (list?.arrayValue ?? []).enumerated() {
-            guard let number = item.stringValue, number.range(of: "^[1-4]\\.[0-9]{1,2}\\.[0-9]{1,2}$", options: .regularExpression) != nil,
-                  !wcag.contains(number) else { continue }
+            // Numbers of the wrong form are the schema's to report; real numbers need no word.
+            guard let number = item.stringValue, Self.looksLikeCriterion(number), !wcag.contains(number) else { continue }
             let hint = wcag.suggestions(for: number).compactMap { wcag[$0]?.title }
             add(item, pointer.appending(index), "\"\(number)\" is not a WCAG 2.2 success criterion\(hint.isEmpty ? "" : "; did you mean \(hint.map { "\"\($0)\"" }.joined(separator: " or "))?")")
         }
+    }
+
+    /// "2.5.8": three dot-separated numbers, as the schema's pattern has it.
+    static func looksLikeCriterion(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let first = Int(parts[0]), (1...4).contains(first) else { return false }
+        return parts.dropFirst().allSatisfy { (1...2).contains($0.count) && $0.allSatisfy { ("0"..."9").contains($0) } }
     }
 
     private func checkCounters(_ check: JSONNode, at pointer: JSONPointer, _ add: (JSONNode, JSONPointer, String) -> Void) {

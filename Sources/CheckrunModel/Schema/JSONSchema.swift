@@ -30,12 +30,49 @@ public struct JSONSchema: Sendable {
     public let root: JSONNode
     /// Every `#/…` reference the schema makes, resolved once.
     private let references: [String: JSONNode]
+    /// Every `pattern`, compiled once: compiling a regular expression per string checked
+    /// dominated linting.
+    private let patterns: Patterns
+
+    /// Compiled expressions; NSRegularExpression is immutable and safe to share for matching.
+    final class Patterns: @unchecked Sendable {
+        let byText: [String: NSRegularExpression]
+        init(_ byText: [String: NSRegularExpression]) { self.byText = byText }
+    }
 
     public init(_ root: JSONNode) {
         self.root = root
         var references: [String: JSONNode] = [:]
         Self.collectReferences(root, root: root, into: &references)
         self.references = references
+        var compiled: [String: NSRegularExpression] = [:]
+        Self.collectPatterns(root, into: &compiled)
+        self.patterns = Patterns(compiled)
+    }
+
+    private static func collectPatterns(_ node: JSONNode, into compiled: inout [String: NSRegularExpression]) {
+        switch node.value {
+        case .object(let members):
+            for member in members {
+                if member.key == "pattern", let text = member.value.stringValue, compiled[text] == nil,
+                   let expression = try? NSRegularExpression(pattern: text) {
+                    compiled[text] = expression
+                }
+                collectPatterns(member.value, into: &compiled)
+            }
+        case .array(let items):
+            for item in items { collectPatterns(item, into: &compiled) }
+        default:
+            break
+        }
+    }
+
+    private func matches(_ text: String, pattern: String) -> Bool {
+        let range = NSRange(text.startIndex..., in: text)
+        if let expression = patterns.byText[pattern] {
+            return expression.firstMatch(in: text, range: range) != nil
+        }
+        return text.range(of: pattern, options: .regularExpression) != nil
     }
 
     private static func collectReferences(_ node: JSONNode, root: JSONNode, into references: inout [String: JSONNode]) {
@@ -248,7 +285,7 @@ public struct JSONSchema: Sendable {
         if let maximum = schema["maxLength"]?.intValue, length > maximum {
             report("is too long: \(length) characters, at most \(maximum)", instance, pointer, &violations)
         }
-        if let pattern = schema["pattern"]?.stringValue, text.range(of: pattern, options: .regularExpression) == nil {
+        if let pattern = schema["pattern"]?.stringValue, !matches(text, pattern: pattern) {
             report("\(show(instance)) is not in the required form\(hint.isEmpty ? " (pattern \(pattern))" : hint)", instance, pointer, &violations)
         }
     }

@@ -23,6 +23,7 @@ public enum Slug {
     }
 
     public static func isValid(_ text: String) -> Bool {
-        text.range(of: pattern, options: .regularExpression) != nil
+        !text.isEmpty && !text.hasPrefix("-") && !text.hasSuffix("-") && !text.contains("--")
+            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 }
