@@ -41,6 +41,21 @@ struct SyntheticData {
         return library
     }
 
+    /// Writes `count` protocol files of 8 checks each, for timing lint on a large catalog.
+    static func writeManyProtocols(count: Int, to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for number in 1...count {
+            let checks = (0..<8).map { index in
+                Check(id: "check-\(index + 1)", profile: profiles[(number + index) % profiles.count], task: "complete flow \(index + 1)",
+                      expected: [ExpectedOutcome("every control is reachable"), ExpectedOutcome("10 out of 10 hits", target: NumericTarget(counter: "hits", atLeast: 10, outOf: 10))],
+                      counters: [Counter(id: "hits", label: "hits out of 10")], wcag: ["2.5.8"])
+            }
+            let document = ProtocolDocument(id: String(format: "catalog-%04d", number), title: "Catalog entry \(number)", status: .ready,
+                                            source: "generated", wcag: ["2.5.8", "4.1.2"], checks: checks)
+            try Data(document.fileText.utf8).write(to: folder.appendingPathComponent("\(document.id).json"))
+        }
+    }
+
     /// Fills the store with `total` results, printing progress to standard error.
     static func fill(_ store: ResultStore, library: ProtocolLibrary, total: Int) throws -> Double {
         var random = SplitMix(seed: 42)

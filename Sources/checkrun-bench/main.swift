@@ -70,6 +70,11 @@ let protocolFolder = scratch.appendingPathComponent("protocols")
 let library = try SyntheticData.writeProtocols(from: repositoryProtocols, to: protocolFolder, total: 500)
 let lint = (0..<5).map { _ in Measure.run(checkrun, ["lint", protocolFolder.path]).seconds * 1000 }
 row("lint of \(library.documents.count) protocol files (\(library.allChecks.count) checks), median of 5", String(format: "%.0f ms", Measure.median(lint)))
+let thousand = scratch.appendingPathComponent("protocols-1000")
+try SyntheticData.writeManyProtocols(count: 1000, to: thousand)
+let lintThousand = (0..<3).map { _ in Measure.run(checkrun, ["lint", thousand.path]) }
+row("lint of 1,000 protocol files, median of 3", String(format: "%.0f ms, %.1f MB peak%@", Measure.median(lintThousand.map { $0.seconds * 1000 }),
+    lintThousand.map(\.peakMB).max() ?? 0, lintThousand.allSatisfy { $0.status == 0 } ? "" : " (problems found)"))
 
 let floorQuery = """
     WITH scoped AS (SELECT r.check_name, s.device, r.verdict,
