@@ -20,10 +20,12 @@ enum HelpRenderer {
         lines += [
             "",
             "Examples:",
-            "  checkrun list",
-            "      List every check in ./protocols with its profile and task.",
-            "  checkrun lint",
-            "      Validate the protocol files.",
+            "  checkrun run --release 2.4 --build 311 --device \"iPhone 15\"",
+            "      Walk every check in ./protocols; every answer is saved to ./checkrun.sqlite at once.",
+            "  checkrun report --release 2.4 --format html --out report.html",
+            "      The release's compliance report as one accessible HTML page.",
+            "  checkrun list --profile \"Switch Control\"",
+            "      The checks a Switch Control tester walks.",
             "",
             "Run 'checkrun help COMMAND' or 'checkrun COMMAND --help' for a command's options and examples.",
         ]
