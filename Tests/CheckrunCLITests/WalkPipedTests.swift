@@ -3,6 +3,9 @@ import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The walk and the result commands without a terminal: answers piped in, one per line.
 @Suite struct WalkPipedTests {
@@ -149,5 +152,41 @@ import Testing
         #expect(blocked.stderr.contains("needs --reason"))
         let badTime = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--seconds", "abc"], in: folder)
         #expect(badTime.status == 2)
+    }
+}
+
+/// A read-only folder can only be shown to someone who is not root; CI runs as root, so the
+/// test drops to the `nobody` user with setpriv when it can.
+@Suite struct ReadOnlyFolderTests {
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"))
+    func aReadOnlyDatabaseFolderIsExplained() throws {
+        let folder = try TemporaryFolder()
+        defer {
+            chmod(folder.path, 0o755)
+            folder.remove()
+        }
+        let locked = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(locked, 0o555)
+        let dropPrivileges = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+        // Where a parent folder of the build keeps `nobody` out, there is nothing to learn here.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        probe.arguments = dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable]
+        try probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = dropPrivileges + [Checkrun.executable, "sessions", "--db", locked + "/results.sqlite"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")
     }
 }
