@@ -110,7 +110,16 @@ extension ReleaseReport {
         public var description: String
     }
 
-    public static func make(store: ResultStore, library: ProtocolLibrary, release: String, build: String?, threshold: Double = 20, now: Date = Date()) throws -> ReleaseReport {
+    /// How much build history a report needs: every build for charts, else the last two for
+    /// "changes since the previous build" (reading all of them costs time on a long release).
+    public enum History: Sendable {
+        case allBuilds, lastTwoBuilds
+    }
+
+    public static func make(
+        store: ResultStore, library: ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
+        history depth: History = .allBuilds, now: Date = Date()
+    ) throws -> ReleaseReport {
         do {
             try store.requireRelease(release)
             if let build { try store.requireBuild(build, of: release) }
@@ -142,7 +151,8 @@ extension ReleaseReport {
             return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash, resultsWithOtherHash: others)
         }
 
-        let scopes = (build.map { [$0] } ?? allBuilds).map { ResultStore.BuildScope(release: release, build: $0) }
+        let builds = build.map { [$0] } ?? (depth == .allBuilds ? allBuilds : Array(allBuilds.suffix(2)))
+        let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
         let history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: known)
 
         let participants = try store.participants(release: release, build: build)

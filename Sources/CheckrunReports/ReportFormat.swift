@@ -2,6 +2,11 @@
 public enum ReportFormat: String, Sendable, CaseIterable {
     case markdown, html, json, csv, junit, openacr
 
+    /// Only the HTML report charts every build; the others show the last step.
+    public var history: ReleaseReport.History {
+        self == .html ? .allBuilds : .lastTwoBuilds
+    }
+
     public func render(_ report: ReleaseReport) -> String {
         switch self {
         case .markdown: return MarkdownReport.render(report)

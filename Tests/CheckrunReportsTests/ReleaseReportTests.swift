@@ -66,6 +66,23 @@ import FoundationXML
         #expect(voiceOver?.counts[.passed] == 1 && voiceOver?.counts[.failed] == 1)
     }
 
+    @Test func readingOnlyTheLastTwoBuildsGivesTheSameChanges() throws {
+        var fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add("tiny-target/touch-one-hand", build: "312", verdict: .pass, seconds: 70, counters: ["hits": 10])
+        let full = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil, history: .allBuilds)
+        let short = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil, history: .lastTwoBuilds)
+        #expect(full.history?.scopes.count == 3 && short.history?.scopes.count == 2)
+        #expect(ReportFormat.markdown.render(full).replacingOccurrences(of: generatedLine(full), with: "")
+                == ReportFormat.markdown.render(short).replacingOccurrences(of: generatedLine(short), with: ""))
+        #expect(full.changes?.labels == ["311", "312"])
+        #expect(full.changes?.checks.first { $0.check == "tiny-target/touch-one-hand" }?.changes.first?.verdictChange == .fixed)
+    }
+
+    private func generatedLine(_ report: ReleaseReport) -> String {
+        "generated " + Timestamps.iso8601(report.generatedAt)
+    }
+
     @Test func oneBuildOnlyAndUnknownScopes() throws {
         let fixture = try makeFixture()
         defer { fixture.folder.remove() }

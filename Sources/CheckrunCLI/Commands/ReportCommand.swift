@@ -38,7 +38,7 @@ struct ReportCommand: CheckrunCommand {
         let store = try context.openStore()
         let report: ReleaseReport
         do {
-            report = try ReleaseReport.make(store: store, library: library, release: release, build: context.arguments.value("build"))
+            report = try ReleaseReport.make(store: store, library: library, release: release, build: context.arguments.value("build"), history: format.history)
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)
         }
