@@ -3,7 +3,8 @@ import CheckrunStore
 import Foundation
 
 /// checkrun's benchmark: what a tester and a CI job feel, measured on the built binaries.
-/// Run it from the package folder: `swift run -c release checkrun-bench [--sizes 10000,100000,1000000] [--keep]`.
+/// Run it from the package folder:
+/// `swift run -c release checkrun-bench [--sizes 10000,100000,1000000] [--keep] [--reports-only]`.
 
 let arguments = CommandLine.arguments.dropFirst()
 var sizes = [10_000, 100_000]
@@ -98,14 +99,17 @@ for size in sizes {
     }
     let compare = Measure.run(checkrun, ["compare", "--release", "r20"] + common)
     row("[\(label)] compare across \(SyntheticData.buildsPerRelease) builds", String(format: "%.0f ms, %.1f MB peak", compare.seconds * 1000, compare.peakMB))
-    let merged = scratch.appendingPathComponent("merged-\(size).sqlite").path
-    let merge = Measure.run(checkrun, ["merge", path, "--db", merged])
-    row("[\(label)] merge into an empty database", String(format: "%.1f s, %.0f results/s, %.1f MB peak%@", merge.seconds, Double(size) / merge.seconds, merge.peakMB, merge.status == 0 ? "" : " (exit \(merge.status))"))
-    let exportFile = scratch.appendingPathComponent("export-\(size).json").path
-    let export = Measure.run(checkrun, ["export", "--db", path, "--out", exportFile])
-    row("[\(label)] export", String(format: "%.1f s, %.1f MB peak", export.seconds, export.peakMB))
-    let verify = Measure.run(checkrun, ["verify", "--db", path])
-    row("[\(label)] verify every chain", String(format: "%.1f s, %.1f MB peak%@", verify.seconds, verify.peakMB, verify.status == 0 ? "" : " (exit \(verify.status))"))
+    // `--reports-only` leaves out merge, export and verify, which take longest on a big database.
+    if !arguments.contains("--reports-only") {
+        let merged = scratch.appendingPathComponent("merged-\(size).sqlite").path
+        let merge = Measure.run(checkrun, ["merge", path, "--db", merged])
+        row("[\(label)] merge into an empty database", String(format: "%.1f s, %.0f results/s, %.1f MB peak%@", merge.seconds, Double(size) / merge.seconds, merge.peakMB, merge.status == 0 ? "" : " (exit \(merge.status))"))
+        let exportFile = scratch.appendingPathComponent("export-\(size).json").path
+        let export = Measure.run(checkrun, ["export", "--db", path, "--out", exportFile])
+        row("[\(label)] export", String(format: "%.1f s, %.1f MB peak", export.seconds, export.peakMB))
+        let verify = Measure.run(checkrun, ["verify", "--db", path])
+        row("[\(label)] verify every chain", String(format: "%.1f s, %.1f MB peak%@", verify.seconds, verify.peakMB, verify.status == 0 ? "" : " (exit \(verify.status))"))
+    }
     if let sqliteShell {
         let floor = Measure.run(sqliteShell, [path, floorQuery])
         let report = Measure.run(checkrun, ["report", "--release", "r20", "--format", "json"] + common)
