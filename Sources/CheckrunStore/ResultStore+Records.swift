@@ -96,16 +96,19 @@ extension ResultStore {
         public var head: String
     }
 
+    /// Reads only each chain's last record, found through the primary key: counting or scanning
+    /// records would read every payload of the release.
     public func chainDigests(release: String, build: String?) throws -> [ChainDigest] {
         try database.query(
             """
-            SELECT s.id, count(r.sequence), (SELECT hash FROM records x WHERE x.session_id = s.id ORDER BY sequence DESC LIMIT 1)
-            FROM sessions s LEFT JOIN records r ON r.session_id = s.id
+            SELECT s.id, r.sequence, r.hash
+            FROM sessions s JOIN records r ON r.session_id = s.id
+                AND r.sequence = (SELECT max(x.sequence) FROM records x WHERE x.session_id = s.id)
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2)
-            GROUP BY s.id HAVING count(r.sequence) > 0 ORDER BY s.id
+            ORDER BY s.id
             """, [.text(release), SQLValue(build)]
         ) { row in
-            ChainDigest(session: row.string(0).flatMap(UUID.init(uuidString:)) ?? UUID(), records: row.int(1) ?? 0, head: row.string(2) ?? "")
+            ChainDigest(session: row.string(0).flatMap { UUID(uuidString: $0) } ?? UUID(), records: row.int(1) ?? 0, head: row.string(2) ?? "")
         }
     }
 }
