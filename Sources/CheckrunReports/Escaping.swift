@@ -5,15 +5,16 @@ enum Escaping {
     /// HTML text and attribute values: every markup character becomes an entity, control
     /// characters become visible marks.
     static func html(_ text: String) -> String {
+        if DisplayText.isPlain(text), !text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27].contains($0) }) { return text }
         var result = ""
-        for character in DisplayText.neutralised(text) {
+        for character in DisplayText.neutralised(text).unicodeScalars {
             switch character {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            default: result.append(character)
+            default: result.unicodeScalars.append(character)
             }
         }
         return result
@@ -21,10 +22,12 @@ enum Escaping {
 
     /// Markdown: HTML is escaped (renderers pass it through), table pipes and line breaks are made safe.
     static func markdown(_ text: String) -> String {
+        let escaped = html(text)
+        guard escaped.utf8.contains(where: { [0x7C, 0x2A, 0x5F, 0x60, 0x5B].contains($0) }) else { return escaped }
         var result = ""
-        for character in html(text) {
-            if "|*_`[".contains(character) { result.append("\\") }
-            result.append(character)
+        for scalar in escaped.unicodeScalars {
+            if "|*_`[".unicodeScalars.contains(scalar) { result.unicodeScalars.append("\\") }
+            result.unicodeScalars.append(scalar)
         }
         return result
     }

@@ -3,6 +3,7 @@
 /// move the cursor, change colours or retitle a tester's terminal.
 public enum DisplayText {
     public static func neutralised(_ text: String) -> String {
+        if isPlain(text) { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -15,6 +16,12 @@ public enum DisplayText {
             }
         }
         return result
+    }
+
+    /// True when no byte of the text can start a control character, a C1 control or a
+    /// line or bidirectional mark: such text is shown as it is, without a per-character pass.
+    public static func isPlain(_ text: String) -> Bool {
+        !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
     }
 
     /// A neutralised text cut to `limit` characters, saying how much was left out.
