@@ -66,10 +66,12 @@ extension ResultStore {
                 SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason,
                     r.tally, r.notes, r.notes_answered_at, r.started_at, r.updated_at, r.amendments, r.amend_reason,
                     s.release, s.build, s.device, s.tester,
-                    row_number() OVER (PARTITION BY r.check_name, s.device ORDER BY r.updated_at DESC, r.attempt DESC) AS latest,
-                    count(*) OVER (PARTITION BY r.check_name, s.device) AS attempts
+                    row_number() OVER newest AS latest,
+                    count(*) OVER (newest ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS attempts
                 FROM results r JOIN sessions s ON s.id = r.session_id
                 WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
+                -- One window for both: one sort of the release's results, not two.
+                WINDOW newest AS (PARTITION BY r.check_name, s.device ORDER BY r.updated_at DESC, r.attempt DESC)
             )
             SELECT id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes,
                 notes_answered_at, started_at, updated_at, release, build, device, tester, attempts, amendments, amend_reason
