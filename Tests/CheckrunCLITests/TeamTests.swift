@@ -86,13 +86,9 @@ import Testing
 
         let verified = try checkrun(["verify", "--db", "team.sqlite"], in: folder)
         #expect(verified.stdout.contains("Verified: 19 records in 2 sessions; every chain is intact."))
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        shell.arguments = ["sqlite3", folder.path("team.sqlite"),
-                           "UPDATE results SET notes = 'nothing happened' WHERE notes IS NOT NULL AND notes <> ''; DELETE FROM records WHERE sequence = 2"]
-        try shell.run()
-        shell.waitUntilExit()
-        if shell.terminationStatus == 0 {
+        let shell = try Subprocess.run("/usr/bin/env", ["sqlite3", folder.path("team.sqlite"),
+            "UPDATE results SET notes = 'nothing happened' WHERE notes IS NOT NULL AND notes <> ''; DELETE FROM records WHERE sequence = 2"])
+        if shell.status == 0 {
             let tampered = try checkrun(["verify", "--db", "team.sqlite"], in: folder)
             #expect(tampered.status == 1)
             #expect(tampered.stdout.contains("the results table differs from the record (the notes differ); it was edited behind checkrun's back"))
@@ -117,17 +113,9 @@ import Testing
         }
         source.database.close()
         #expect(try checkrun(["sessions", "--db", "small.sqlite"], in: folder).status == 0)
-        let limited = Process()
-        limited.executableURL = URL(fileURLWithPath: "/bin/sh")
-        limited.arguments = ["-c", "ulimit -f 256; exec \"$0\" merge big.sqlite --db small.sqlite", Checkrun.executable]
-        limited.currentDirectoryURL = folder.url
-        let errors = Pipe()
-        limited.standardError = errors
-        limited.standardOutput = Pipe()
-        try limited.run()
-        limited.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(limited.terminationStatus == 1, "\(message)")
+        let limited = try Subprocess.run("/bin/sh", ["-c", "ulimit -f 256; exec \"$0\" merge big.sqlite --db small.sqlite", Checkrun.executable], in: folder.path)
+        let message = limited.stderr
+        #expect(limited.status == 1, "\(message)")
         #expect(message.contains("small.sqlite is unchanged"))
         #expect(message.contains("disk is full") || message.contains("too large") || message.contains("full"))
         let after = try ResultStore(path: folder.path("small.sqlite"))

@@ -171,22 +171,11 @@ import Glibc
         chmod(locked, 0o555)
         let dropPrivileges = ["--reuid=65534", "--regid=65534", "--clear-groups"]
         // Where a parent folder of the build keeps `nobody` out, there is nothing to learn here.
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        probe.arguments = dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable]
-        try probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = dropPrivileges + [Checkrun.executable, "sessions", "--db", locked + "/results.sqlite"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 1)
+        let probe = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable])
+        guard probe.status == 0 else { return }
+        let result = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + [Checkrun.executable, "sessions", "--db", locked + "/results.sqlite"])
+        let message = result.stderr
+        #expect(result.status == 1)
         #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")
     }
 }

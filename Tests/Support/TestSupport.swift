@@ -84,6 +84,18 @@ public enum Checkrun {
         _ arguments: [String], in directory: String? = nil, input: String? = nil,
         environment: [String: String] = [:], timeout: TimeInterval = 60
     ) throws -> ProcessResult {
+        try Subprocess.run(executable, arguments, in: directory, input: input, environment: environment, timeout: timeout)
+    }
+}
+
+/// Runs a program to its end and collects what it printed: checkrun itself, or a shell,
+/// setpriv or the sqlite3 shell wrapped around it.
+public enum Subprocess {
+    /// checkrun's own variables are cleared first, so the machine's settings never leak into a test.
+    public static func run(
+        _ executable: String, _ arguments: [String], in directory: String? = nil, input: String? = nil,
+        environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -70,19 +70,6 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The JSON Schema type name of this value.
-    public var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "boolean"
-        case .integer: return "integer"
-        case .number: return "number"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
-
     /// How a message names this kind of value to a person.
     public var spokenType: String {
         switch self {
