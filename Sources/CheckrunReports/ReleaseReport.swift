@@ -85,7 +85,7 @@ public struct ReleaseReport: Sendable {
 
     /// One digest over every session's chain head, for the signature line.
     public var evidenceDigest: String {
-        SHA256.hex(chains.map { "\($0.session.uuidString.lowercased()) \($0.records) \($0.head)" }.joined(separator: "\n"))
+        SHA256.hex(chains.map { "\($0.session.lowercasedText) \($0.records) \($0.head)" }.joined(separator: "\n"))
     }
 
     /// Every check's figures across all the release's builds (for charts and changes).

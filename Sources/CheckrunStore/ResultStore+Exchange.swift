@@ -93,7 +93,7 @@ extension ResultStore {
                 throw MergeConflict(description: "\(source): session \(incoming.shortID) record \(index + 1) differs from the one here; the two databases disagree, so nothing was merged or overwritten")
             }
             if let finished = incoming.finishedAt {
-                try database.run("UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL", [SQLValue(finished), .text(incoming.id.uuidString)])
+                try database.run("UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL", [SQLValue(finished), .text(incoming.id.storageText)])
             }
         } else {
             try insert(incoming)
@@ -112,11 +112,11 @@ extension ResultStore {
         for record in newRecords { latest[record.resultID] = record }
         for (id, record) in latest {
             guard let result = CheckResult.decoding(payload: record.payload, sessionID: incoming.id) else { continue }
-            let isNew = (try database.scalarInt("SELECT count(*) FROM results WHERE id = ?", [.text(id.uuidString)]) ?? 0) == 0
+            let isNew = (try database.scalarInt("SELECT count(*) FROM results WHERE id = ?", [.text(id.storageText)]) ?? 0) == 0
             try writeProjection(result)
             let amends = entry.records.filter { $0.resultID == id && $0.kind == .amend }
             try database.run("UPDATE results SET amendments = ?, amend_reason = ? WHERE id = ?",
-                             [.integer(Int64(amends.count)), SQLValue(amends.last?.reason), .text(id.uuidString)])
+                             [.integer(Int64(amends.count)), SQLValue(amends.last?.reason), .text(id.storageText)])
             if isNew { summary.resultsAdded += 1 }
         }
     }

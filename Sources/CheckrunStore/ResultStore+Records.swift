@@ -7,11 +7,11 @@ extension ResultStore {
     private func chainHead(of sessionID: UUID) throws -> (sequence: Int, hash: String) {
         if let last = try database.query(
             "SELECT sequence, hash FROM records WHERE session_id = ? ORDER BY sequence DESC LIMIT 1",
-            [.text(sessionID.uuidString)], { ($0.int(0) ?? 0, $0.string(1) ?? "") }).first {
+            [.text(sessionID.storageText)], { ($0.int(0) ?? 0, $0.string(1) ?? "") }).first {
             return last
         }
         guard let session = try session(id: sessionID) else {
-            throw StoreError("the session \(sessionID.uuidString.lowercased()) of this result is not in the database")
+            throw StoreError("the session \(sessionID.lowercasedText) of this result is not in the database")
         }
         return (0, session.digest)
     }
@@ -26,7 +26,7 @@ extension ResultStore {
     func insert(_ record: Record) throws {
         try database.run(
             "INSERT INTO records (session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [.text(record.sessionID.uuidString), .integer(Int64(record.sequence)), .text(record.resultID.uuidString),
+            [.text(record.sessionID.storageText), .integer(Int64(record.sequence)), .text(record.resultID.storageText),
              .text(record.kind.rawValue), SQLValue(record.reason), .text(record.payload), SQLValue(record.recordedAt),
              .text(record.previousHash), .text(record.hash)])
     }
@@ -45,7 +45,7 @@ extension ResultStore {
     public func forEachRecord(inSession sessionID: UUID, _ body: (Record) throws -> Void) throws {
         try database.forEach(
             "SELECT sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records WHERE session_id = ? ORDER BY sequence",
-            [.text(sessionID.uuidString)]
+            [.text(sessionID.storageText)]
         ) { row in
             guard let resultID = row.string(1).flatMap(UUID.init(uuidString:)), let kind = row.string(2).flatMap(Record.Kind.init(rawValue:)) else { return }
             var record = Record(sessionID: sessionID, sequence: row.int(0) ?? 0, resultID: resultID, kind: kind, reason: row.string(3),
@@ -56,7 +56,7 @@ extension ResultStore {
     }
 
     public func session(id: UUID) throws -> Session? {
-        try database.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id.uuidString)], Self.readSession).compactMap { $0 }.first
+        try database.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id.storageText)], Self.readSession).compactMap { $0 }.first
     }
 
     // MARK: - Amendments
@@ -67,7 +67,7 @@ extension ResultStore {
         try database.transaction {
             try writeProjection(corrected)
             try database.run("UPDATE results SET amendments = amendments + 1, amend_reason = ? WHERE id = ?",
-                             [.text(reason), .text(corrected.id.uuidString)])
+                             [.text(reason), .text(corrected.id.storageText)])
             try appendRecord(for: corrected, kind: .amend, reason: reason, at: date)
         }
     }
@@ -82,7 +82,7 @@ extension ResultStore {
             """, [.text(check), .text(release), .text(build), SQLValue(device)]) { ($0.string(0).flatMap(UUID.init(uuidString:)), $0.string(1)) }
         var found: [CheckResult] = []
         for case let (session?, id?) in ids {
-            if let result = try results(inSession: session).first(where: { $0.id.uuidString == id }) { found.append(result) }
+            if let result = try results(inSession: session).first(where: { $0.id.storageText == id }) { found.append(result) }
         }
         return found
     }

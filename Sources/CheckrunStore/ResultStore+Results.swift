@@ -15,7 +15,7 @@ extension ResultStore {
 
     /// Writes a result into the results tables (the current view), replacing its earlier state.
     func writeProjection(_ result: CheckResult) throws {
-        let id = SQLValue.text(result.id.uuidString)
+        let id = SQLValue.text(result.id.storageText)
         // A result saved for the first time has no parts to clear (deletes are the costly part).
         let existed = try database.scalarInt("SELECT 1 FROM results WHERE id = ?", [id]) != nil
         try database.run(
@@ -26,7 +26,7 @@ extension ResultStore {
             ON CONFLICT (id) DO UPDATE SET verdict = ?6, blocked_reason = ?7, active_seconds = ?8, tally = ?9,
                 notes = ?10, notes_answered_at = ?11, updated_at = ?13
             """,
-            [id, .text(result.sessionID.uuidString), .text(result.check), .text(result.protocolHash),
+            [id, .text(result.sessionID.storageText), .text(result.check), .text(result.protocolHash),
              .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
              SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
              SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
@@ -60,7 +60,7 @@ extension ResultStore {
             SELECT id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes, notes_answered_at,
                 started_at, updated_at
             FROM results WHERE session_id = ? ORDER BY started_at, attempt
-            """, [.text(sessionID.uuidString)]
+            """, [.text(sessionID.storageText)]
         ) { row -> CheckResult? in
             guard let idText = row.string(0), let id = UUID(uuidString: idText) else { return nil }
             var result = CheckResult(
@@ -75,7 +75,7 @@ extension ResultStore {
             return result
         }
         var results = rows.compactMap { $0 }
-        try loadParts(of: &results, scope: "result_id IN (SELECT id FROM results WHERE session_id = ?)", [.text(sessionID.uuidString)])
+        try loadParts(of: &results, scope: "result_id IN (SELECT id FROM results WHERE session_id = ?)", [.text(sessionID.storageText)])
         return results
     }
 
@@ -84,7 +84,7 @@ extension ResultStore {
     func loadParts(of results: inout [CheckResult], scope: String, _ values: [SQLValue]) throws {
         guard !results.isEmpty else { return }
         var index: [String: Int] = [:]
-        for (position, result) in results.enumerated() { index[result.id.uuidString] = position }
+        for (position, result) in results.enumerated() { index[result.id.storageText] = position }
         try database.forEach("SELECT result_id, position, verdict, value, note, answered_at FROM outcome_answers WHERE \(scope) ORDER BY result_id, position", values) { row in
             guard let at = row.string(0).flatMap({ index[$0] }), let position = row.int(1),
                   let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }

@@ -8,7 +8,7 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public var message: String
 
     public var description: String {
-        "session \(session.uuidString.lowercased().prefix(8))\(sequence.map { ", record \($0)" } ?? ""): \(message)"
+        "session \(session.lowercasedText.prefix(8))\(sequence.map { ", record \($0)" } ?? ""): \(message)"
     }
 }
 
@@ -65,7 +65,7 @@ extension ResultStore {
             for result in tables {
                 guard let record = latest[result.id] else {
                     report.problems.append(VerificationProblem(session: sessionID, sequence: nil,
-                        message: "result \(result.id.uuidString.lowercased().prefix(8)) (\(result.check)) is in the results table but was never recorded"))
+                        message: "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded"))
                     continue
                 }
                 guard let recorded = CheckResult.decoding(payload: record.payload, sessionID: sessionID) else { continue }
@@ -86,7 +86,7 @@ extension ResultStore {
         for case let orphan? in orphans {
             report.problems.append(VerificationProblem(session: UUID(uuidString: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
         }
-        report.problems.sort { ($0.session.uuidString, $0.sequence ?? 0) < ($1.session.uuidString, $1.sequence ?? 0) }
+        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }
 

@@ -132,7 +132,7 @@ public final class ResultStore {
         try database.transaction {
             try database.run(
                 "INSERT INTO sessions (id, release, build, device, os_version, tester, plan, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(session.id.uuidString), .text(session.release), .text(session.build), .text(session.device),
+                [.text(session.id.storageText), .text(session.release), .text(session.build), .text(session.device),
                  .text(session.osVersion), .text(session.tester), .text(Self.encodePlan(session.plan)),
                  SQLValue(session.startedAt), SQLValue(session.finishedAt)])
         }
@@ -140,7 +140,7 @@ public final class ResultStore {
 
     public func finish(sessionID: UUID, at date: Date = Date()) throws {
         try database.transaction {
-            try database.run("UPDATE sessions SET finished_at = ? WHERE id = ?", [SQLValue(date), .text(sessionID.uuidString)])
+            try database.run("UPDATE sessions SET finished_at = ? WHERE id = ?", [SQLValue(date), .text(sessionID.storageText)])
         }
     }
 

@@ -35,7 +35,7 @@ public struct SessionEntry: Sendable {
             JSONMember("records", JSONNode(.array(records.map { record in
                 JSONNode(.object([
                     JSONMember("sequence", JSONNode(.integer(record.sequence))),
-                    JSONMember("resultId", JSONNode(.string(record.resultID.uuidString.lowercased()))),
+                    JSONMember("resultId", JSONNode(.string(record.resultID.lowercasedText))),
                     JSONMember("kind", JSONNode(.string(record.kind.rawValue))),
                     JSONMember("reason", JSONNode(record.reason.map(JSONValue.string) ?? .null)),
                     JSONMember("payload", (try? JSONParser.parse(record.payload)) ?? JSONNode(.null)),

@@ -20,7 +20,7 @@ struct SessionsCommand: CheckrunCommand {
     static func json(_ summary: ResultStore.SessionSummary) -> JSONValue {
         let session = summary.session
         return .object([
-            JSONMember("id", JSONNode(.string(session.id.uuidString.lowercased()))),
+            JSONMember("id", JSONNode(.string(session.id.lowercasedText))),
             JSONMember("release", JSONNode(.string(session.release))),
             JSONMember("build", JSONNode(.string(session.build))),
             JSONMember("device", JSONNode(.string(session.device))),

@@ -1,97 +1,166 @@
 /// Writes JSON the way a person would lay it out by hand: two-space indentation, `"key": value`,
 /// keys in the order given, non-ASCII text as itself. Output is stable, so diffs stay small.
+///
+/// Text is gathered as UTF-8 bytes and made a `String` once at the end: every saved answer's
+/// record and every JSON report goes through here, and appending many small strings to a
+/// `String` cost more than the rest of a save.
 public enum JSONWriter {
     public static func write(_ value: JSONValue) -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
         write(value, indent: 0, into: &output)
-        output += "\n"
-        return output
+        output.append(newline)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The value on one line, without a line end: compact JSON for one-line layouts and messages.
     public static func compact(_ value: JSONValue) -> String {
-        switch value {
-        case .array(let items): return "[" + items.map { compact($0.value) }.joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { quoted($0.key) + ":" + compact($0.value.value) }.joined(separator: ",") + "}"
-        default:
-            var output = ""
-            write(value, indent: 0, into: &output)
-            return output
+        var output: [UInt8] = []
+        writeCompact(value, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A JSON string literal; control characters are escaped, everything else is kept as typed.
+    public static func quoted(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let newline = UInt8(ascii: "\n")
+    private static let quote = UInt8(ascii: "\"")
+
+    /// Indentation, made once: building it per value dominated writing large documents.
+    private static let pads: [[UInt8]] = (0...64).map { Array(String(repeating: "  ", count: $0).utf8) }
+
+    private static func appendPadding(_ level: Int, to output: inout [UInt8]) {
+        if level < pads.count {
+            output.append(contentsOf: pads[level])
+        } else {
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
         }
     }
 
-    /// Indentation strings, made once: building them per value dominated writing large documents.
-    private static let pads: [String] = (0...64).map { String(repeating: "  ", count: $0) }
-
-    private static func padding(_ level: Int) -> String {
-        level < pads.count ? pads[level] : String(repeating: "  ", count: level)
+    private static func append(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
-        let pad = padding(indent + 1)
-        let closingPad = padding(indent)
+    private static func appendScalar(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .integer(let number): output += String(number)
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .integer(let number): output.append(contentsOf: String(number).utf8)
         case .number(let number):
-            output += number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        case .string(let text): output += quoted(text)
+            let text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            output.append(contentsOf: text.utf8)
+        case .string(let text): appendQuoted(text, to: &output)
+        case .array, .object: break
+        }
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
+        switch value {
         case .array(let items):
-            if items.isEmpty { output += "[]"; return }
+            if items.isEmpty { append("[]", to: &output); return }
             if items.allSatisfy(isShortScalar) {
-                let inline = "[" + items.map { write($0.value) .dropLast() }.joined(separator: ", ") + "]"
-                if inline.count + indent * 2 <= 80 { output += inline; return }
+                let start = output.count
+                output.append(UInt8(ascii: "["))
+                for (offset, item) in items.enumerated() {
+                    if offset > 0 { append(", ", to: &output) }
+                    appendScalar(item.value, to: &output)
+                }
+                output.append(UInt8(ascii: "]"))
+                // The limit is in characters; bytes only overcount, so count characters when bytes exceed it.
+                let limit = 80 - indent * 2
+                if output.count - start <= limit || String(decoding: output[start...], as: UTF8.self).count <= limit { return }
+                output.removeSubrange(start...)
             }
-            output += "[\n"
+            append("[\n", to: &output)
             for (offset, item) in items.enumerated() {
-                output += pad
+                appendPadding(indent + 1, to: &output)
                 write(item.value, indent: indent + 1, into: &output)
-                output += offset == items.count - 1 ? "\n" : ",\n"
+                if offset < items.count - 1 { output.append(UInt8(ascii: ",")) }
+                output.append(newline)
             }
-            output += closingPad + "]"
+            appendPadding(indent, to: &output)
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { output += "{}"; return }
-            output += "{\n"
+            if members.isEmpty { append("{}", to: &output); return }
+            append("{\n", to: &output)
             for (offset, member) in members.enumerated() {
-                output += pad + quoted(member.key) + ": "
+                appendPadding(indent + 1, to: &output)
+                appendQuoted(member.key, to: &output)
+                append(": ", to: &output)
                 write(member.value.value, indent: indent + 1, into: &output)
-                output += offset == members.count - 1 ? "\n" : ",\n"
+                if offset < members.count - 1 { output.append(UInt8(ascii: ",")) }
+                output.append(newline)
             }
-            output += closingPad + "}"
+            appendPadding(indent, to: &output)
+            output.append(UInt8(ascii: "}"))
+        default:
+            appendScalar(value, to: &output)
+        }
+    }
+
+    private static func writeCompact(_ value: JSONValue, into output: inout [UInt8]) {
+        switch value {
+        case .array(let items):
+            output.append(UInt8(ascii: "["))
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                writeCompact(item.value, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                appendQuoted(member.key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                writeCompact(member.value.value, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        default:
+            appendScalar(value, to: &output)
         }
     }
 
     private static func isShortScalar(_ node: JSONNode) -> Bool {
         switch node.value {
-        case .string(let text): return text.count <= 12
+        case .string(let text): return text.utf8.count <= 12 || text.count <= 12
         case .integer, .number, .bool, .null: return true
         case .array, .object: return false
         }
     }
 
-    /// A JSON string literal; control characters are escaped, everything else is kept as typed.
-    public static func quoted(_ text: String) -> String {
-        // Most text needs no escape at all: check the bytes once and copy it whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
-            return "\"" + text + "\""
+    /// Appends `text` as a JSON string literal.
+    private static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        output.append(quote)
+        var text = text
+        let clean = text.withUTF8 { bytes -> Bool in
+            // Most text needs no escape at all: check the bytes once and copy it whole.
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 { return false }
+            output.append(contentsOf: bytes)
+            return true
         }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+        if !clean {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": append("\\\"", to: &output)
+                case "\\": append("\\\\", to: &output)
+                case "\n": append("\\n", to: &output)
+                case "\r": append("\\r", to: &output)
+                case "\t": append("\\t", to: &output)
+                case "\u{08}": append("\\b", to: &output)
+                case "\u{0C}": append("\\f", to: &output)
+                case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                default: output.append(contentsOf: String(scalar).utf8)
+                }
             }
         }
-        return result + "\""
+        output.append(quote)
     }
 }

@@ -101,7 +101,7 @@ public struct CheckResult: Sendable, Equatable {
     public var updatedAt: Date
 
     public init(
-        id: UUID = UUID(), sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,
+        id: UUID = .timeOrdered(), sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,
         startedAt: Date = Date()
     ) {
         self.id = id

@@ -50,7 +50,7 @@ extension Session {
     /// The session's canonical JSON: what the first record of its chain is chained to.
     public var canonicalText: String {
         JSONWriter.write(.object([
-            member("id", .string(id.uuidString.lowercased())),
+            member("id", .string(id.lowercasedText)),
             member("release", .string(release)),
             member("build", .string(build)),
             member("device", .string(device)),
@@ -74,7 +74,7 @@ extension CheckResult {
 
     public var payloadJSON: JSONValue {
         .object([
-            member("id", .string(id.uuidString.lowercased())),
+            member("id", .string(id.lowercasedText)),
             member("check", .string(check)),
             member("protocolHash", .string(protocolHash)),
             member("attempt", .integer(attempt)),

@@ -29,5 +29,5 @@ public struct Session: Sendable, Equatable {
     }
 
     /// The first eight hex digits of the id: what a tester types to resume.
-    public var shortID: String { String(id.uuidString.lowercased().prefix(8)) }
+    public var shortID: String { String(id.lowercasedText.prefix(8)) }
 }

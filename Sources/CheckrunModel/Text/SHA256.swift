@@ -13,49 +13,74 @@ public enum SHA256 {
     ]
 
     public static func hex(_ text: String) -> String {
-        hex(bytes: Array(text.utf8))
+        var text = text
+        return text.withUTF8 { hex(buffer: $0) }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     public static func hex(bytes message: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in digest(message) {
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
+        message.withUnsafeBufferPointer { hex(buffer: $0) }
+    }
+
+    private static func hex(buffer: UnsafeBufferPointer<UInt8>) -> String {
+        let state = hash(buffer)
+        return String(unsafeUninitializedCapacity: 64) { output in
+            for (index, word) in state.enumerated() {
+                for byte in 0..<4 {
+                    let value = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
+                    output[index * 8 + byte * 2] = hexDigits[Int(value >> 4)]
+                    output[index * 8 + byte * 2 + 1] = hexDigits[Int(value & 0x0F)]
+                }
+            }
+            return 64
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     public static func digest(_ message: [UInt8]) -> [UInt8] {
+        let state = message.withUnsafeBufferPointer { hash($0) }
+        return state.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
+    }
+
+    /// The eight state words after the whole message. Hashing every record of a large
+    /// database runs through here, so it works on raw buffers without bounds checks.
+    private static func hash(_ message: UnsafeBufferPointer<UInt8>) -> [UInt32] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var w = [UInt32](repeating: 0, count: 64)
         // Whole blocks straight from the message; only the padded tail is copied.
         let wholeBlocks = message.count / 64
-        message.withUnsafeBufferPointer { bytes in
-            for block in 0..<wholeBlocks { compress(bytes, offset: block * 64, &h, &w) }
-        }
-        var tail = Array(message[(wholeBlocks * 64)...])
+        var tail = [UInt8](message[(wholeBlocks * 64)...])
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         let bitLength = UInt64(message.count) * 8
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBufferPointer { bytes in
-            for offset in stride(from: 0, to: bytes.count, by: 64) { compress(bytes, offset: offset, &h, &w) }
+        k.withUnsafeBufferPointer { constants in
+            h.withUnsafeMutableBufferPointer { state in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                    guard let base = message.baseAddress else { return }
+                    for block in 0..<wholeBlocks { compress(base + block * 64, state, schedule, constants) }
+                }
+                tail.withUnsafeBufferPointer { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                        for offset in stride(from: 0, to: bytes.count, by: 64) { compress(base + offset, state, schedule, constants) }
+                    }
+                }
+            }
         }
-        return h.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
+        return h
     }
 
-    private static func compress(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int, _ h: inout [UInt32], _ w: inout [UInt32]) {
+    @inline(__always)
+    private static func compress(_ bytes: UnsafePointer<UInt8>, _ h: UnsafeMutableBufferPointer<UInt32>,
+                                 _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>) {
         for i in 0..<16 {
-            let j = offset + i * 4
-            w[i] = UInt32(bytes[j]) << 24 | UInt32(bytes[j + 1]) << 16 | UInt32(bytes[j + 2]) << 8 | UInt32(bytes[j + 3])
+            let j = i &* 4
+            w[i] = UInt32(bytes[j]) << 24 | UInt32(bytes[j &+ 1]) << 16 | UInt32(bytes[j &+ 2]) << 8 | UInt32(bytes[j &+ 3])
         }
         for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            let s0 = rotr(w[i &- 15], 7) ^ rotr(w[i &- 15], 18) ^ (w[i &- 15] >> 3)
+            let s1 = rotr(w[i &- 2], 17) ^ rotr(w[i &- 2], 19) ^ (w[i &- 2] >> 10)
+            w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
         }
         var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
         for i in 0..<64 {
@@ -71,7 +96,8 @@ public enum SHA256 {
         h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
     }
 
+    @inline(__always)
     private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
+        (value &>> count) | (value &<< (32 &- count))
     }
 }

@@ -82,7 +82,7 @@ enum HTMLReport {
         out.append("<p>Each session's answers form a chain of SHA-256 hashes; <code>checkrun verify</code> recomputes them.</p>")
         out.append("<table><caption>Session chains</caption><thead><tr><th scope=\"col\">Session</th><th scope=\"col\">Records</th><th scope=\"col\">Chain head</th></tr></thead><tbody>")
         for chain in report.chains {
-            out.append("<tr><th scope=\"row\">\(chain.session.uuidString.lowercased())</th><td>\(chain.records)</td><td><code>\(chain.head)</code></td></tr>")
+            out.append("<tr><th scope=\"row\">\(chain.session.lowercasedText)</th><td>\(chain.records)</td><td><code>\(chain.head)</code></td></tr>")
         }
         out.append("</tbody></table>")
         if let changes = report.changes {

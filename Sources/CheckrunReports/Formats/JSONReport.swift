@@ -51,7 +51,7 @@ enum JSONReport {
             ("evidence", object([
                 ("digest", .string(report.evidenceDigest)),
                 ("sessions", .array(report.chains.map { chain in node(object([
-                    ("session", .string(chain.session.uuidString.lowercased())),
+                    ("session", .string(chain.session.lowercasedText)),
                     ("records", .integer(chain.records)),
                     ("head", .string(chain.head)),
                 ])) })),

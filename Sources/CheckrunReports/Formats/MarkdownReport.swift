@@ -80,7 +80,7 @@ enum MarkdownReport {
         out.append("| Session | Records | Chain head (SHA-256) |")
         out.append("| --- | --- | --- |")
         for chain in report.chains {
-            out.append("| \(chain.session.uuidString.lowercased()) | \(chain.records) | `\(chain.head)` |")
+            out.append("| \(chain.session.lowercasedText) | \(chain.records) | `\(chain.head)` |")
         }
         if let changes = report.changes {
             out.append("")
