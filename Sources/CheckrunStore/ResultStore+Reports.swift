@@ -25,6 +25,12 @@ extension ResultStore {
 
     /// Refuses a release the database does not know, naming the closest and the known ones.
     public func requireRelease(_ release: String) throws(StoreError) {
+        // The usual case is one index lookup; listing every release reads every session.
+        let exists: Bool
+        do { exists = try database.scalarInt("SELECT 1 FROM sessions WHERE release = ? LIMIT 1", [.text(release)]) != nil } catch {
+            throw StoreError("cannot read the releases: \(error)")
+        }
+        if exists { return }
         let known: [String]
         do { known = try releases() } catch { throw StoreError("cannot read the releases: \(error)") }
         guard known.contains(release) else {
@@ -61,21 +67,21 @@ extension ResultStore {
     /// For each check and device, the latest finished result in the release (or in one build),
     /// with the number of attempts, handed to `body` one at a time.
     public func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
+        // One pass of GROUP BY, not a window: SQLite takes the row's other columns from the row
+        // holding the max(), and windows sorted the whole release three to four times slower.
+        // The key orders by time to the microsecond, then by attempt, so a tie has one answer.
         let sql = """
-            WITH scoped AS (
-                SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason,
-                    r.tally, r.notes, r.notes_answered_at, r.started_at, r.updated_at, r.amendments, r.amend_reason,
-                    s.release, s.build, s.device, s.tester,
-                    row_number() OVER newest AS latest,
-                    count(*) OVER (newest ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS attempts
+            WITH latest AS (
+                SELECT r.rowid AS row, max(CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023)), count(*) AS attempts
                 FROM results r JOIN sessions s ON s.id = r.session_id
                 WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
-                -- One window for both: one sort of the release's results, not two.
-                WINDOW newest AS (PARTITION BY r.check_name, s.device ORDER BY r.updated_at DESC, r.attempt DESC)
+                GROUP BY r.check_name, s.device
             )
-            SELECT id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes,
-                notes_answered_at, started_at, updated_at, release, build, device, tester, attempts, amendments, amend_reason
-            FROM scoped WHERE latest = 1 ORDER BY check_name, device
+            SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason, r.tally, r.notes,
+                r.notes_answered_at, r.started_at, r.updated_at, s.release, s.build, s.device, s.tester, latest.attempts,
+                r.amendments, r.amend_reason
+            FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
+            ORDER BY r.check_name, s.device
             """
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in three queries instead of three per result.

@@ -31,6 +31,29 @@ enum Schema {
             ALTER TABLE results ADD COLUMN amendments INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN amend_reason TEXT;
             """, backfill: { store in try store.recordExistingResults() }),
+        // 3: records become an ordinary rowid table. As WITHOUT ROWID, each ~1 KB payload
+        // overflowed into a page of its own, so records took about 4 KB apiece (three quarters
+        // of the file was empty space) and every write and read moved four times the bytes.
+        Migration(sql: """
+            CREATE TABLE records_v3 (
+                session_id TEXT NOT NULL REFERENCES sessions (id),
+                sequence INTEGER NOT NULL CHECK (sequence >= 1),
+                result_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('answer', 'amend')),
+                reason TEXT,
+                payload TEXT NOT NULL,
+                recorded_at REAL NOT NULL,
+                previous_hash TEXT NOT NULL,
+                hash TEXT NOT NULL,
+                PRIMARY KEY (session_id, sequence)
+            );
+            INSERT INTO records_v3 (session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash)
+                SELECT session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash
+                FROM records ORDER BY session_id, sequence;
+            DROP TABLE records;
+            ALTER TABLE records_v3 RENAME TO records;
+            CREATE INDEX records_by_result ON records (result_id);
+            """),
     ]
 
     private static let migration1 =

@@ -212,9 +212,36 @@ import Testing
         try fixture.walk(results: 2)
         try fixture.raw("DROP TABLE records; ALTER TABLE results DROP COLUMN amendments; ALTER TABLE results DROP COLUMN amend_reason; PRAGMA user_version = 1;")
         let upgraded = try ResultStore(path: fixture.store.database.path)
-        #expect(try upgraded.database.userVersion == 2)
+        #expect(try upgraded.database.userVersion == 3)
         let report = try upgraded.verify()
         #expect(report.records == 2, "one record for each result's state at the upgrade")
+        #expect(report.problems.isEmpty)
+    }
+
+    /// Version 2 kept records WITHOUT ROWID; version 3 moves them to a rowid table, losing none.
+    @Test func aVersionTwoDatabaseKeepsEveryRecordThroughTheUpgrade() throws {
+        var fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let session = try fixture.walk(results: 3)
+        try fixture.store.amend({ () -> CheckResult in
+            var result = try #require(try fixture.store.results(inSession: session.id).first)
+            result.verdict = .pass
+            return result
+        }(), reason: "retested")
+        let before = try records(fixture.store, session)
+        try fixture.raw("""
+            CREATE TABLE old (session_id TEXT NOT NULL REFERENCES sessions (id), sequence INTEGER NOT NULL, result_id TEXT NOT NULL,
+                kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
+                hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
+            INSERT INTO old SELECT * FROM records; DROP TABLE records; ALTER TABLE old RENAME TO records;
+            CREATE INDEX records_by_result ON records (result_id); PRAGMA user_version = 2;
+            """)
+        let upgraded = try ResultStore(path: fixture.store.database.path)
+        #expect(try upgraded.database.userVersion == 3)
+        #expect(try records(upgraded, session) == before)
+        #expect(try upgraded.database.query("SELECT sql FROM sqlite_schema WHERE name = 'records'") { $0.string(0) ?? "" }.first?.contains("WITHOUT ROWID") == false)
+        let report = try upgraded.verify()
+        #expect(report.records == 10)
         #expect(report.problems.isEmpty)
     }
 }

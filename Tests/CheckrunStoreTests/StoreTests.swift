@@ -28,7 +28,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try ResultStore(path: folder.path("results.sqlite"))
-        #expect(try store.database.userVersion == 2)
+        #expect(try store.database.userVersion == 3)
         #expect(try store.database.query("PRAGMA journal_mode") { $0.string(0) }.first == "wal")
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
         #expect(try store.database.scalarInt("PRAGMA busy_timeout") == 10_000)
@@ -114,7 +114,7 @@ import Testing
         try raw.execute("PRAGMA user_version = 99")
         raw.close()
         #expect { try ResultStore(path: path) } throws: {
-            ($0 as? StoreError)?.message == "\(path) was written by a newer checkrun (schema version 99; this checkrun knows up to 2); upgrade checkrun to use it"
+            ($0 as? StoreError)?.message == "\(path) was written by a newer checkrun (schema version 99; this checkrun knows up to 3); upgrade checkrun to use it"
         }
     }
 
@@ -159,4 +159,40 @@ import Testing
 private final class Held: @unchecked Sendable {
     let database: Database
     init(_ database: Database) { self.database = database }
+}
+
+extension StoreTests {
+    /// Reports count the latest finished result per check and device: the newest, and on a tie
+    /// in time the higher attempt; unfinished results and other devices never count.
+    @Test func theLatestResultPerCheckAndDeviceIsTheNewestThenTheHigherAttempt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("results.sqlite"))
+        let base = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = Session(release: "2.4", build: "310", device: "iPhone 15", plan: ["a/b"], startedAt: base)
+        let second = Session(release: "2.4", build: "311", device: "iPhone 15", plan: ["a/b"], startedAt: base.addingTimeInterval(100))
+        let other = Session(release: "2.4", build: "311", device: "iPad", plan: ["a/b"], startedAt: base.addingTimeInterval(200))
+        for session in [first, second, other] { try store.insert(session) }
+        func save(_ session: Session, attempt: Int, verdict: Verdict?, at seconds: Double) throws {
+            var result = CheckResult(sessionID: session.id, check: "a/b", protocolHash: "h", attempt: attempt, outcomeCount: 0, startedAt: base)
+            result.verdict = verdict
+            result.updatedAt = base.addingTimeInterval(seconds)
+            try store.save(result)
+        }
+        try save(first, attempt: 1, verdict: .pass, at: 500)
+        try save(first, attempt: 2, verdict: .fail, at: 500)   // same moment: the higher attempt wins
+        try save(second, attempt: 3, verdict: .pass, at: 400)  // older, though in a later build
+        try save(second, attempt: 4, verdict: nil, at: 900)    // unfinished: not a result yet
+        try save(other, attempt: 1, verdict: .blocked, at: 50)
+        var latest: [String: ReportedResult] = [:]
+        try store.forEachLatestResult(release: "2.4", build: nil) { latest[$0.device] = $0 }
+        #expect(latest["iPhone 15"]?.result.attempt == 2)
+        #expect(latest["iPhone 15"]?.result.verdict == .fail)
+        #expect(latest["iPhone 15"]?.attempts == 3, "three finished results on that device")
+        #expect(latest["iPad"]?.result.verdict == .blocked)
+        var inBuild: [ReportedResult] = []
+        try store.forEachLatestResult(release: "2.4", build: "311") { inBuild.append($0) }
+        #expect(inBuild.map(\.device) == ["iPad", "iPhone 15"])
+        #expect(inBuild.map(\.result.attempt) == [1, 3])
+    }
 }
