@@ -9,7 +9,8 @@ public struct Comparison: Sendable {
     public var threshold: Double
     public var checks: [CheckComparison]
 
-    /// "311", or "2.4:311" when the builds span releases.
+    /// "311", or "2.4:311" when the builds span releases. Computed on each call: read it once
+    /// outside loops.
     public var labels: [String] {
         let releases = Set(scopes.map(\.release))
         return scopes.map { releases.count > 1 ? "\($0.release):\($0.build)" : $0.build }
@@ -152,7 +153,7 @@ extension Comparison {
             }
             if !change.protocolChanged {
                 if let percent = change.percentDelta, percent > threshold {
-                    change.flags.append(String(format: "time +%.0f%%", percent))
+                    change.flags.append("time +" + Decimals.fixed(percent, places: 0) + "%")
                 }
                 for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta > 0 {
                     change.flags.append("\(name) +\(Self.format(delta))")
@@ -177,6 +178,6 @@ extension Comparison {
     }
 
     static func format(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+        value.rounded() == value ? String(Int(value)) : Decimals.fixed(value, places: 1)
     }
 }

@@ -17,7 +17,7 @@ public enum ComparisonFormat: String, Sendable, CaseIterable {
 enum ComparisonRenderer {
     static func figures(_ figures: BuildFigures?) -> String {
         guard let figures else { return "no result" }
-        var parts = [figures.medianSeconds.map { String(format: "median %.1f s", $0) } ?? "not timed"]
+        var parts = [figures.medianSeconds.map { "median " + Decimals.fixed($0, places: 1) + " s" } ?? "not timed"]
         parts += figures.medianCounters.sorted { $0.key < $1.key }.map { "\($0.key) \(Comparison.format($0.value))" }
         parts.append(figures.verdict.rawValue)
         return parts.joined(separator: ", ") + " (\(figures.results) result\(figures.results == 1 ? "" : "s"))"
@@ -35,14 +35,16 @@ enum ComparisonRenderer {
     }
 
     static func text(_ comparison: Comparison) -> String {
+        let rawLabels = comparison.labels
+        let labels = rawLabels.map(DisplayText.neutralised)
         var lines = [heading(comparison), ""]
         for check in comparison.checks {
             lines.append(DisplayText.neutralised(check.check) + (check.removed ? " (no longer in the protocols)" : ""))
             for (index, figures) in check.builds.enumerated() {
-                lines.append("  \(DisplayText.neutralised(comparison.labels[index])): \(self.figures(figures))")
+                lines.append("  \(labels[index]): \(self.figures(figures))")
             }
             for change in check.changes {
-                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, comparison.labels)))
+                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, rawLabels)))
             }
         }
         if comparison.checks.isEmpty { lines.append("No results in these builds.") }
@@ -52,12 +54,13 @@ enum ComparisonRenderer {
 
     static func markdown(_ comparison: Comparison) -> String {
         let e = Escaping.markdown
+        let labels = comparison.labels
         var lines = ["## \(e(heading(comparison)))", ""]
         lines.append("| Check | " + comparison.labels.map(e).joined(separator: " | ") + " | Changes |")
         lines.append("| --- |" + String(repeating: " --- |", count: comparison.labels.count) + " --- |")
         for check in comparison.checks {
             let cells = check.builds.map { e(figures($0)) }
-            let changes = check.changes.map { e(ReportPhrases.change($0, comparison.labels)) }.joined(separator: "<br>")
+            let changes = check.changes.map { e(ReportPhrases.change($0, labels)) }.joined(separator: "<br>")
             lines.append("| \(e(check.check))\(check.removed ? " (removed)" : "") | " + cells.joined(separator: " | ") + " | \(changes) |")
         }
         lines += ["", footer(comparison)]
@@ -65,13 +68,14 @@ enum ComparisonRenderer {
     }
 
     static func csv(_ comparison: Comparison) -> String {
+        let labels = comparison.labels
         var lines = ["check,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags"]
         for check in comparison.checks {
             for change in check.changes {
                 let before = check.builds[change.from], after = check.builds[change.to]
-                let number: (Double?) -> String = { $0.map { String(format: "%.2f", $0) } ?? "" }
+                let number: (Double?) -> String = { $0.map { Decimals.fixed($0, places: 2) } ?? "" }
                 let fields: [(String, Bool)] = [
-                    (check.check, false), (comparison.labels[change.from], false), (comparison.labels[change.to], false),
+                    (check.check, false), (labels[change.from], false), (labels[change.to], false),
                     (number(before?.medianSeconds), true), (number(after?.medianSeconds), true),
                     (number(change.secondsDelta), true), (number(change.percentDelta), true),
                     (before?.verdict.rawValue ?? "", false), (after?.verdict.rawValue ?? "", false), (change.verdictChange.rawValue, false),

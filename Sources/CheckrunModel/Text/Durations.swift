@@ -32,7 +32,7 @@ public enum Durations {
     public static func spoken(_ seconds: Double) -> String {
         if seconds < 60 {
             let rounded = (seconds * 10).rounded() / 10
-            let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+            let text = rounded == rounded.rounded() ? String(Int(rounded)) : Decimals.fixed(rounded, places: 1)
             return "\(text) second\(text == "1" ? "" : "s")"
         }
         let whole = Int(seconds.rounded())

@@ -20,7 +20,7 @@ enum CSVReport {
                 (reported.release, false), (reported.build, false), (reported.device, false), (reported.tester, false),
                 (protocolID, false), (result.check, false), (reference?.check.profile ?? "", false), (result.verdict?.rawValue ?? "", false),
                 (result.blockedReason ?? "", false), (String(result.attempt), true), (String(reported.attempts), true),
-                (result.activeSeconds.map { String(format: "%.1f", $0) } ?? "", true), (counters, false), (outcomes, false),
+                (result.activeSeconds.map { Decimals.fixed($0, places: 1) } ?? "", true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
                 (String(reported.amendments), true), (reported.amendReason ?? "", false),
             ]

@@ -86,10 +86,11 @@ enum HTMLReport {
         }
         out.append("</tbody></table>")
         if let changes = report.changes {
-            out.append("<h2>Changes since build \(h(changes.labels.first ?? ""))</h2><ul>")
+            let labels = changes.labels
+            out.append("<h2>Changes since build \(h(labels.first ?? ""))</h2><ul>")
             for check in changes.checks {
                 for change in check.changes {
-                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.check)): \(h(ReportPhrases.change(change, changes.labels)))</li>")
+                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.check)): \(h(ReportPhrases.change(change, labels)))</li>")
                 }
             }
             out.append("</ul>")
@@ -137,16 +138,16 @@ enum HTMLReport {
                    "<desc id=\"\(id)-desc\">\(Escaping.html(description))</desc>",
                    "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width - right)\" y2=\"\(height - bottom)\" stroke=\"#555\"/>",
                    "<line x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(height - bottom)\" stroke=\"#555\"/>",
-                   "<text x=\"\(left - 6)\" y=\"\(top + 4)\" text-anchor=\"end\">\(Escaping.html(String(format: "%.0f s", maximum)))</text>",
+                   "<text x=\"\(left - 6)\" y=\"\(top + 4)\" text-anchor=\"end\">\(Escaping.html(Decimals.fixed(maximum, places: 0) + " s"))</text>",
                    "<text x=\"\(left - 6)\" y=\"\(height - bottom)\" text-anchor=\"end\">0 s</text>"]
         if points.count > 1 {
-            svg.append("<polyline fill=\"none\" stroke=\"#1f4e99\" stroke-width=\"2\" points=\"" + points.map { String(format: "%.1f,%.1f", x($0.0), y($0.1)) }.joined(separator: " ") + "\"/>")
+            svg.append("<polyline fill=\"none\" stroke=\"#1f4e99\" stroke-width=\"2\" points=\"" + points.map { Decimals.fixed(x($0.0), places: 1) + "," + Decimals.fixed(y($0.1), places: 1) }.joined(separator: " ") + "\"/>")
         }
         for (index, seconds) in points {
-            svg.append(String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1f4e99\"/>", x(index), y(seconds)))
+            svg.append("<circle cx=\"\(Decimals.fixed(x(index), places: 1))\" cy=\"\(Decimals.fixed(y(seconds), places: 1))\" r=\"4\" fill=\"#1f4e99\"/>")
         }
         for (index, label) in labels.enumerated() {
-            svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x(index), height - bottom + 18) + Escaping.html(label) + "</text>")
+            svg.append("<text x=\"\(Decimals.fixed(x(index), places: 1))\" y=\"\(Decimals.fixed(height - bottom + 18, places: 1))\" text-anchor=\"middle\">" + Escaping.html(label) + "</text>")
         }
         svg.append("</svg>")
         svg.append("<figcaption>\(Escaping.html(description))</figcaption>")

@@ -65,7 +65,7 @@ enum JUnitReport {
     }
 
     private static func seconds(_ value: Double) -> String {
-        String(format: "%.3f", value)
+        Decimals.fixed(value, places: 3)
     }
 }
 

@@ -73,8 +73,8 @@ enum ReportPhrases {
             parts.append("protocol changed, timings not compared")
         } else {
             if let delta = change.secondsDelta {
-                let percent = change.percentDelta.map { String(format: " (%+.0f%%)", $0) } ?? ""
-                parts.append(String(format: "time %+.1f s", delta) + percent)
+                let percent = change.percentDelta.map { " (" + Decimals.fixed($0, places: 0, plus: true) + "%)" } ?? ""
+                parts.append("time " + Decimals.fixed(delta, places: 1, plus: true) + " s" + percent)
             }
             for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
                 parts.append("\(name) \(delta > 0 ? "+" : "")\(Comparison.format(delta))")
