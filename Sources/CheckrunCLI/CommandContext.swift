@@ -51,11 +51,30 @@ public final class CommandContext: @unchecked Sendable {
 
     /// Loads the protocol folder; a folder with broken files is refused with the problems listed.
     public func loadProtocols() throws -> ProtocolLibrary {
-        let library: ProtocolLibrary
-        do {
-            library = try ProtocolLibrary.load(directory: protocolsDirectory)
+        try checked(Self.load(protocolsDirectory))
+    }
+
+    private static func load(_ directory: String) -> Result<ProtocolLibrary, ProtocolLibrary.LoadError> {
+        do throws(ProtocolLibrary.LoadError) {
+            return .success(try ProtocolLibrary.load(directory: directory))
         } catch {
-            throw CommandFailure(error.description)
+            return .failure(error)
+        }
+    }
+
+    /// Starts loading the protocol folder on another thread, for a command that has store work
+    /// to do first; `checked` the value when it is needed.
+    func loadProtocolsInBackground() -> BackgroundWork<Result<ProtocolLibrary, ProtocolLibrary.LoadError>> {
+        let directory = protocolsDirectory
+        return BackgroundWork { Self.load(directory) }
+    }
+
+    /// A loaded folder, or the command's failure: broken files are listed and refused.
+    func checked(_ loaded: Result<ProtocolLibrary, ProtocolLibrary.LoadError>) throws -> ProtocolLibrary {
+        let library: ProtocolLibrary
+        switch loaded {
+        case .success(let value): library = value
+        case .failure(let error): throw CommandFailure(error.description)
         }
         if !library.problems.isEmpty {
             for problem in library.problems { printError(problem.description) }

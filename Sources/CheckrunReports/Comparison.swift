@@ -32,6 +32,11 @@ public struct Comparison: Sendable {
         return Comparison(scopes: Array(scopes.suffix(2)), threshold: threshold, checks: checks)
     }
 
+    /// Marks the checks no longer in the protocol folder, once the folder has been read.
+    public mutating func markRemoved(keeping known: Set<String>) {
+        for index in checks.indices { checks[index].removed = !known.contains(checks[index].check) }
+    }
+
     public var regressions: [(check: String, change: BuildChange)] {
         checks.flatMap { check in check.changes.filter { !$0.flags.isEmpty }.map { (check.check, $0) } }
     }
@@ -77,8 +82,9 @@ public struct CheckComparison: Sendable {
 }
 
 extension Comparison {
-    /// Builds the comparison from the store's streamed rows; `known` are the checks that exist now.
-    public static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>) throws -> Comparison {
+    /// Builds the comparison from the store's streamed rows; `known` are the checks that exist
+    /// now (nil when not known yet: see `markRemoved`).
+    public static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
         var times: [[Double]] = []
@@ -102,7 +108,7 @@ extension Comparison {
                     medianCounters: counters[index].compactMapValues(Statistics.median),
                     verdict: worst(devices.map(\.verdict)), protocolHash: newest.hash)
             }
-            checks.append(CheckComparison(check: name, builds: figures, changes: changes(figures, threshold), removed: !known.contains(name)))
+            checks.append(CheckComparison(check: name, builds: figures, changes: changes(figures, threshold), removed: known.map { !$0.contains(name) } ?? false))
         }
         reset()
         try store.forEachTimingRow(scopes: scopes) { row in

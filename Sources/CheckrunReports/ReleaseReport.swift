@@ -120,6 +120,15 @@ extension ReleaseReport {
         store: ResultStore, library: ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
         history depth: History = .allBuilds, now: Date = Date()
     ) throws -> ReleaseReport {
+        try make(store: store, loadingLibrary: { library }, release: release, build: build, threshold: threshold, history: depth, now: now)
+    }
+
+    /// Reads everything from the store first and asks for the protocols only then, so a caller
+    /// can load and check the protocol files on another core meanwhile.
+    public static func make(
+        store: ResultStore, loadingLibrary: () throws -> ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
+        history depth: History = .allBuilds, now: Date = Date()
+    ) throws -> ReleaseReport {
         do {
             try store.requireRelease(release)
             if let build { try store.requireBuild(build, of: release) }
@@ -138,30 +147,31 @@ extension ReleaseReport {
         guard !byCheck.isEmpty else {
             throw ScopeError(description: "release \(release)\(build.map { ", build \($0)," } ?? "") has no finished results yet; walk some checks with `checkrun run --release \(release) --build B`")
         }
+        let builds = build.map { [$0] } ?? (depth == .allBuilds ? allBuilds : Array(allBuilds.suffix(2)))
+        let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
+        var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil)
+        let participants = try store.participants(release: release, build: build)
+        let chains = try store.chainDigests(release: release, build: build)
 
+        let library = try loadingLibrary()
         let checks = library.allChecks.map { reference -> CheckEntry in
             let results = byCheck[reference.name] ?? []
             return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.result.verdict)))
         }
         let known = Set(library.allChecks.map(\.name))
+        history.markRemoved(keeping: known)
         let removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
         let protocols = library.documents.map { document -> ProtocolEntry in
             let hash = document.contentHash
             let others = checks.filter { $0.reference.document.id == document.id }.flatMap(\.results).filter { $0.result.protocolHash != hash }.count
             return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash, resultsWithOtherHash: others)
         }
-
-        let builds = build.map { [$0] } ?? (depth == .allBuilds ? allBuilds : Array(allBuilds.suffix(2)))
-        let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
-        let history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: known)
-
-        let participants = try store.participants(release: release, build: build)
         return ReleaseReport(
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
             criteria: criteria(checks, library), profiles: profiles(checks),
-            chains: try store.chainDigests(release: release, build: build), history: history)
+            chains: chains, history: history)
     }
 
     private static func criteria(_ checks: [CheckEntry], _ library: ProtocolLibrary) -> [CriterionRow] {

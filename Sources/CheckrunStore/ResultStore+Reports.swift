@@ -102,8 +102,7 @@ extension ResultStore {
                 tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
         }
         var results = latest.map(\.result)
-        let ids = "[" + results.map { "\"\($0.id.storageText)\"" }.joined(separator: ",") + "]"
-        try loadParts(of: &results, scope: "result_id IN (SELECT value FROM json_each(?))", [.text(ids)])
+        try loadParts(of: &results)
         for (position, result) in results.enumerated() {
             latest[position].result = result
             try body(latest[position])

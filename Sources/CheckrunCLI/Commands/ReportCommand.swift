@@ -34,11 +34,14 @@ struct ReportCommand: CheckrunCommand {
             throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")
         }
         let format = try ResultOptions.format(context.arguments.value("format"), default: ReportFormat.markdown, command: "report")
-        let library = try context.loadProtocols()
+        // The protocol files are read and checked on another core while SQLite gathers results.
+        let library = context.loadProtocolsInBackground()
         let store = try context.openStore()
         let report: ReleaseReport
         do {
-            report = try ReleaseReport.make(store: store, library: library, release: release, build: context.arguments.value("build"), history: format.history)
+            report = try ReleaseReport.make(
+                store: store, loadingLibrary: { try context.checked(library.value) }, release: release,
+                build: context.arguments.value("build"), history: format.history)
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)
         }

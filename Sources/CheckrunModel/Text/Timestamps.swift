@@ -4,17 +4,29 @@ import Glibc
 #endif
 
 /// UTC timestamps as reports and listings print them (`2026-11-29T19:15:33Z`). Written by hand
-/// because creating a Foundation date formatter per value dominated report time.
+/// because a Foundation date formatter per value, and then `String(format:)`, dominated
+/// report time: a report prints several timestamps for each of thousands of results.
 public enum Timestamps {
     public static func iso8601(_ date: Date) -> String {
         let parts = components(date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second)
+        return day(parts) + "T" + padded(parts.hour, 2) + ":" + padded(parts.minute, 2) + ":" + padded(parts.second, 2) + "Z"
     }
 
     /// The day alone: `2026-11-29`.
     public static func day(_ date: Date) -> String {
-        let parts = components(date)
-        return String(format: "%04d-%02d-%02d", parts.year, parts.month, parts.day)
+        day(components(date))
+    }
+
+    private static func day(_ parts: (year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32)) -> String {
+        padded(parts.year, 4) + "-" + padded(parts.month, 2) + "-" + padded(parts.day, 2)
+    }
+
+    /// `value` with leading zeros up to `width` digits, as `%0*d` writes it.
+    private static func padded(_ value: Int32, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let sign = value < 0 ? "-" : ""
+        let zeros = width - digits.count - sign.count
+        return zeros > 0 ? sign + String(repeating: "0", count: zeros) + digits : sign + digits
     }
 
     private static func components(_ date: Date) -> (year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32) {
