@@ -48,9 +48,9 @@ extension ResultStore {
             [.text(sessionID.storageText)]
         ) { row in
             guard let resultID = row.string(1).flatMap(UUID.init(uuidString:)), let kind = row.string(2).flatMap(Record.Kind.init(rawValue:)) else { return }
-            var record = Record(sessionID: sessionID, sequence: row.int(0) ?? 0, resultID: resultID, kind: kind, reason: row.string(3),
-                                payload: row.string(4) ?? "", recordedAt: row.date(5) ?? Date(), previousHash: row.string(6) ?? "")
-            record.hash = row.string(7) ?? ""
+            let record = Record(sessionID: sessionID, sequence: row.int(0) ?? 0, resultID: resultID, kind: kind, reason: row.string(3),
+                                payload: row.string(4) ?? "", recordedAt: row.date(5) ?? Date(), previousHash: row.string(6) ?? "",
+                                storedHash: row.string(7) ?? "")
             try body(record)
         }
     }

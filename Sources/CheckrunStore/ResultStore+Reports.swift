@@ -64,29 +64,34 @@ extension ResultStore {
         return (testers, devices)
     }
 
+    /// The query behind every report: for each check and device, the latest finished result of
+    /// release ?1 (and build ?2, or every build when NULL), with how many results it had.
+    /// Public so the benchmark can time exactly this statement in the sqlite3 shell.
+    ///
+    /// One pass of GROUP BY, not a window: SQLite takes the row's other columns from the row
+    /// holding the max(), and windows sorted the whole release three to four times slower.
+    /// The key orders by time to the microsecond, then by attempt, so a tie has one answer.
+    public static let latestResultQuery = """
+        WITH latest AS (
+            SELECT r.rowid AS row, max(CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023)), count(*) AS attempts
+            FROM results r JOIN sessions s ON s.id = r.session_id
+            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
+            GROUP BY r.check_name, s.device
+        )
+        SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason, r.tally, r.notes,
+            r.notes_answered_at, r.started_at, r.updated_at, s.release, s.build, s.device, s.tester, latest.attempts,
+            r.amendments, r.amend_reason
+        FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
+        ORDER BY r.check_name, s.device
+        """
+
     /// For each check and device, the latest finished result in the release (or in one build),
     /// with the number of attempts, handed to `body` one at a time.
     public func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
-        // One pass of GROUP BY, not a window: SQLite takes the row's other columns from the row
-        // holding the max(), and windows sorted the whole release three to four times slower.
-        // The key orders by time to the microsecond, then by attempt, so a tie has one answer.
-        let sql = """
-            WITH latest AS (
-                SELECT r.rowid AS row, max(CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023)), count(*) AS attempts
-                FROM results r JOIN sessions s ON s.id = r.session_id
-                WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
-                GROUP BY r.check_name, s.device
-            )
-            SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason, r.tally, r.notes,
-                r.notes_answered_at, r.started_at, r.updated_at, s.release, s.build, s.device, s.tester, latest.attempts,
-                r.amendments, r.amend_reason
-            FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
-            ORDER BY r.check_name, s.device
-            """
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in three queries instead of three per result.
         var latest: [ReportedResult] = []
-        try database.forEach(sql, [.text(release), SQLValue(build)]) { row in
+        try database.forEach(Self.latestResultQuery, [.text(release), SQLValue(build)]) { row in
             guard let id = row.string(0).flatMap(UUID.init(uuidString:)), let session = row.string(1).flatMap(UUID.init(uuidString:)) else { return }
             var result = CheckResult(
                 id: id, sessionID: session, check: row.string(2) ?? "", protocolHash: row.string(3) ?? "",

@@ -78,12 +78,10 @@ public struct SessionEntry: Sendable {
         guard let resultText = item["resultId"]?.stringValue, let resultID = UUID(uuidString: resultText),
               let kindText = item["kind"]?.stringValue, let kind = Record.Kind(rawValue: kindText),
               let payload = item["payload"] else { return nil }
-        var record = Record(
+        return Record(
             sessionID: sessionID, sequence: item["sequence"]?.intValue ?? 0, resultID: resultID, kind: kind,
             reason: item["reason"]?.stringValue, payload: JSONWriter.write(payload.value),
             recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0),
-            previousHash: item["previousHash"]?.stringValue ?? "")
-        record.hash = item["hash"]?.stringValue ?? ""
-        return record
+            previousHash: item["previousHash"]?.stringValue ?? "", storedHash: item["hash"]?.stringValue ?? "")
     }
 }

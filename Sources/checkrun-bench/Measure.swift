@@ -52,6 +52,16 @@ enum Measure {
                            status: (status >> 8) & 0xFF, outputBytes: total)
     }
 
+    /// The median wall time of `runs` runs (this machine's timings vary by 10–30% from run to
+    /// run), with the highest peak memory and the first failing status.
+    static func typical(of runs: Int, _ executable: String, _ arguments: [String], input: String = "") -> Measurement {
+        let all = (0..<runs).map { _ in run(executable, arguments, input: input) }
+        var result = all.sorted { $0.seconds < $1.seconds }[all.count / 2]
+        result.peakMB = all.map(\.peakMB).max() ?? 0
+        result.status = all.first { $0.status != 0 }?.status ?? 0
+        return result
+    }
+
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]

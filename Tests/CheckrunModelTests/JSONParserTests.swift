@@ -34,6 +34,8 @@ import Testing
         ("{\"a\": True}", 1, 7, "lower case"),
         ("{\"a\": 01}", 1, 8, "leading zeros"),
         ("{} {}", 1, 4, "after the end"),
+        ("{" + (1...20).map { "\n\"k\($0)\": 1," }.joined() + "\n\"k3\": 2}", 22, 1, "duplicate key \"k3\" (first at line 4)"),
+        ("{\"a\": \"tab\\tthen\u{01}\"}", 1, 17, "control character"),
     ])
     func reportsSyntaxErrorsWithTheirPlace(text: String, line: Int, column: Int, fragment: String) {
         do {
@@ -69,6 +71,13 @@ import Testing
 
         """
         #expect(JSONWriter.write(try JSONParser.parse(text).value) == text)
+    }
+
+    /// Keys are code points: "é" and "e" with a combining accent are two keys, not a duplicate.
+    @Test func keysDifferByCodePointsNotByCanonicalEquivalence() throws {
+        let members = try JSONParser.parse("{\"\u{E9}\": 1, \"e\u{301}\": 2}").objectMembers
+        #expect(members?.count == 2)
+        #expect(try JSONParser.parse("{\"a\\\"b\": \"x\\u00e9y\"}")["a\"b"]?.stringValue == "xéy")
     }
 
     @Test func comparesStringsByUnicodeScalars() {

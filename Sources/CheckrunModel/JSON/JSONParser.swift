@@ -131,7 +131,9 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [JSONMember] = []
-        var seen: [String: SourceLocation] = [:]
+        // Keys are compared by their UTF-8 bytes (JSON keys are sequences of code points, not
+        // canonically equivalent text): a scan for small objects, an index for large ones.
+        var seen: [[UInt8]: SourceLocation] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -146,11 +148,16 @@ public struct JSONParser {
                 throw error("expected a key in double quotes, e.g. \"id\"")
             }
             let key = try parseString()
-            let scalarKey = String(String.UnicodeScalarView(key.unicodeScalars))
-            if let first = seen[scalarKey] {
+            let earlier: SourceLocation?
+            if members.count < 16 {
+                earlier = members.first { $0.key.utf8.elementsEqual(key.utf8) }?.keyLocation
+            } else {
+                if seen.isEmpty { for member in members { seen[Array(member.key.utf8)] = member.keyLocation } }
+                earlier = seen.updateValue(keyLocation, forKey: Array(key.utf8))
+            }
+            if let first = earlier {
                 throw JSONSyntaxError(message: "duplicate key \"\(key)\" (first at line \(first.line)); each key may appear once in an object", location: keyLocation)
             }
-            seen[scalarKey] = keyLocation
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
             index += 1
@@ -192,8 +199,16 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
+        // Most strings have no escape: decode them in one step from the bytes.
+        let start = index
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+        if current == UInt8(ascii: "\"") {
+            let text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self) }
+            index += 1
+            return text
+        }
         var scalars = String.UnicodeScalarView()
-        var runStart = index
+        var runStart = start
         func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) {
             if end > runStart {
                 // Decoding from a contiguous buffer takes the standard library's fast path.

@@ -23,7 +23,18 @@ public struct Record: Sendable, Equatable {
     public var previousHash: String
     public var hash: String
 
+    /// A new record, hashed now.
     public init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date, previousHash: String) {
+        self.init(sessionID: sessionID, sequence: sequence, resultID: resultID, kind: kind, reason: reason, payload: payload,
+                  recordedAt: recordedAt, previousHash: previousHash,
+                  storedHash: Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash))
+    }
+
+    /// A record read back from a database or an export, with the hash it was stored with: not
+    /// recomputed here, since `isIntact` is what compares the two (and hashing twice per record
+    /// was half the cost of verifying and exporting).
+    public init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date,
+                previousHash: String, storedHash: String) {
         self.sessionID = sessionID
         self.sequence = sequence
         self.resultID = resultID
@@ -32,7 +43,7 @@ public struct Record: Sendable, Equatable {
         self.payload = payload
         self.recordedAt = recordedAt
         self.previousHash = previousHash
-        self.hash = Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
+        self.hash = storedHash
     }
 
     /// SHA-256 over the previous hash and everything this record says.
