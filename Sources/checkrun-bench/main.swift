@@ -4,14 +4,19 @@ import Foundation
 
 /// checkrun's benchmark: what a tester and a CI job feel, measured on the built binaries.
 /// Run it from the package folder:
-/// `swift run -c release checkrun-bench [--sizes 10000,100000,1000000] [--keep] [--reports-only]`.
+/// `swift run -c release checkrun-bench [--sizes 10000,100000,1000000] [--exchange-sizes 10000,100000]
+/// [--keep] [--reports-only]`.
 
 let benchStart = ProcessInfo.processInfo.systemUptime
 let arguments = CommandLine.arguments.dropFirst()
-var sizes = [10_000, 100_000]
-if let index = arguments.firstIndex(of: "--sizes"), arguments.index(after: index) < arguments.endIndex {
-    sizes = arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) }
+func sizeList(after flag: String) -> [Int]? {
+    guard let index = arguments.firstIndex(of: flag), arguments.index(after: index) < arguments.endIndex else { return nil }
+    return arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) }
 }
+let sizes = sizeList(after: "--sizes") ?? [10_000, 100_000]
+// Merge, export and verify run at every size up to 100k unless told otherwise: at 1M they add
+// several minutes and measure the same per-record work as at 100k.
+let exchangeSizes = arguments.contains("--reports-only") ? [] : sizeList(after: "--exchange-sizes") ?? sizes.filter { $0 <= 100_000 }
 let benchDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let checkrun = benchDirectory.appendingPathComponent("checkrun").path
 guard FileManager.default.isExecutableFile(atPath: checkrun) else {
@@ -106,8 +111,7 @@ for size in sizes {
     }
     let compare = Measure.typical(of: 3, checkrun, ["compare", "--release", "r20"] + common)
     row("[\(label)] compare across \(SyntheticData.buildsPerRelease) builds", String(format: "%.0f ms, %.1f MB peak", compare.seconds * 1000, compare.peakMB))
-    // `--reports-only` leaves out merge, export and verify, which take longest on a big database.
-    if !arguments.contains("--reports-only") {
+    if exchangeSizes.contains(size) {
         let merged = scratch.appendingPathComponent("merged-\(size).sqlite").path
         let merge = Measure.run(checkrun, ["merge", path, "--db", merged])
         row("[\(label)] merge into an empty database", String(format: "%.1f s, %.0f results/s, %.1f MB peak%@", merge.seconds, Double(size) / merge.seconds, merge.peakMB, merge.status == 0 ? "" : " (exit \(merge.status))"))

@@ -54,7 +54,8 @@ public final class Database {
     /// to be a checkrun database is left exactly as it was.
     public init(path: String, create: Bool = true, readOnly: Bool = false) throws(StoreError) {
         self.path = path
-        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
+        // One connection per thread of use, so SQLite need not lock around every call.
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         var connection: OpaquePointer?
         let status = sqlite3_open_v2(path, &connection, flags, nil)
