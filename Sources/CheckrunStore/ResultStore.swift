@@ -10,8 +10,10 @@ public final class ResultStore {
     public static let defaultPath = "checkrun.sqlite"
 
     /// Opens the file, refusing anything that is not a checkrun database or is newer than this
-    /// checkrun, then brings its schema up to date.
-    public init(path: String) throws(StoreError) {
+    /// checkrun, then brings its schema up to date. `upgrading` hears of an upgrade of a file
+    /// that already holds data (from version, to version) before it starts: on a large database
+    /// one step can take minutes, and a tester should know why the command waits.
+    public init(path: String, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
         let existed = FileManager.default.fileExists(atPath: path)
         if existed, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 {
             try Self.refuseForeignFile(path)
@@ -19,7 +21,7 @@ public final class ResultStore {
         database = try Database(path: path)
         do {
             try configure()
-            try migrate()
+            try migrate(announce: upgrading)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -105,13 +107,14 @@ public final class ResultStore {
         try database.execute("PRAGMA foreign_keys = ON")
     }
 
-    private func migrate() throws {
+    private func migrate(announce: ((Int, Int) -> Void)?) throws {
         // Only a database that needs a migration takes the write lock, so readers never wait
         // behind a long merge just to find the schema current.
         guard try database.userVersion < Schema.latestVersion else { return }
         try database.transaction {
             let current = try database.userVersion
             guard current < Schema.latestVersion else { return }
+            if current > 0 { announce?(current, Schema.latestVersion) }
             if current == 0 { try database.execute("PRAGMA application_id = \(Schema.applicationID)") }
             for version in current..<Schema.latestVersion {
                 try database.execute(Schema.migrations[version].sql)

@@ -137,4 +137,32 @@ import Testing
         let itself = try checkrun(["merge", "checkrun.sqlite"], in: folder)
         #expect(itself.stderr.contains("is the database being merged into"))
     }
+
+    /// A database from an earlier checkrun is upgraded on first use, with a word about why the
+    /// command waits, and keeps every answer; later runs say nothing.
+    @Test func anOlderDatabaseIsUpgradedOnceWithANotice() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try checkrun(["record", "--db", "old.sqlite", "--release", "9", "--build", "1",
+                                     "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--count", "hits=10"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        // Turn it back into a version-2 file: records WITHOUT ROWID.
+        let raw = try Database(path: folder.path("old.sqlite"))
+        try raw.execute("""
+            CREATE TABLE old (session_id TEXT NOT NULL REFERENCES sessions (id), sequence INTEGER NOT NULL, result_id TEXT NOT NULL,
+                kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
+                hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
+            INSERT INTO old SELECT * FROM records; DROP TABLE records; ALTER TABLE old RENAME TO records;
+            CREATE INDEX records_by_result ON records (result_id); PRAGMA user_version = 2;
+            """)
+        raw.close()
+        let first = try checkrun(["verify", "--db", "old.sqlite"], in: folder)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stderr.contains("Upgrading old.sqlite from schema version 2 to 3, once"))
+        let second = try checkrun(["verify", "--db", "old.sqlite"], in: folder)
+        #expect(second.status == 0)
+        #expect(!second.stderr.contains("Upgrading"))
+        let report = try checkrun(["report", "--db", "old.sqlite", "--release", "9", "--format", "csv"], in: folder)
+        #expect(report.stdout.contains("tiny-target/touch-one-hand"))
+    }
 }

@@ -13,8 +13,11 @@ extension CommandContext {
     }
 
     func openStore() throws -> ResultStore {
+        let path = databasePath
         do {
-            return try ResultStore(path: databasePath)
+            return try ResultStore(path: path) { [self] from, to in
+                printError("Upgrading \(path) from schema version \(from) to \(to), once; on a large database this takes a few minutes. Nothing is lost if it is stopped.")
+            }
         } catch {
             throw CommandFailure(error.description)
         }
