@@ -148,13 +148,7 @@ import Testing
         #expect(recorded.status == 0, "\(recorded.stderr)")
         // Turn it back into a version-2 file: records WITHOUT ROWID.
         let raw = try Database(path: folder.path("old.sqlite"))
-        try raw.execute("""
-            CREATE TABLE old (session_id TEXT NOT NULL REFERENCES sessions (id), sequence INTEGER NOT NULL, result_id TEXT NOT NULL,
-                kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
-                hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
-            INSERT INTO old SELECT * FROM records; DROP TABLE records; ALTER TABLE old RENAME TO records;
-            CREATE INDEX records_by_result ON records (result_id); PRAGMA user_version = 2;
-            """)
+        try raw.execute(OlderSchema.version2)
         raw.close()
         let first = try checkrun(["verify", "--db", "old.sqlite"], in: folder)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")

@@ -229,13 +229,7 @@ import Testing
             return result
         }(), reason: "retested")
         let before = try records(fixture.store, session)
-        try fixture.raw("""
-            CREATE TABLE old (session_id TEXT NOT NULL REFERENCES sessions (id), sequence INTEGER NOT NULL, result_id TEXT NOT NULL,
-                kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
-                hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
-            INSERT INTO old SELECT * FROM records; DROP TABLE records; ALTER TABLE old RENAME TO records;
-            CREATE INDEX records_by_result ON records (result_id); PRAGMA user_version = 2;
-            """)
+        try fixture.raw(OlderSchema.version2)
         let upgraded = try ResultStore(path: fixture.store.database.path)
         #expect(try upgraded.database.userVersion == 3)
         #expect(try records(upgraded, session) == before)

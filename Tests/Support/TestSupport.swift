@@ -153,3 +153,15 @@ private final class Collected: @unchecked Sendable {
         return data[index] ?? Data()
     }
 }
+
+/// SQL that turns a current database back into an older schema version, for upgrade tests.
+public enum OlderSchema {
+    /// Version 2 kept records WITHOUT ROWID.
+    public static let version2 = """
+        CREATE TABLE old (session_id TEXT NOT NULL REFERENCES sessions (id), sequence INTEGER NOT NULL, result_id TEXT NOT NULL,
+            kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
+            hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
+        INSERT INTO old SELECT * FROM records; DROP TABLE records; ALTER TABLE old RENAME TO records;
+        CREATE INDEX records_by_result ON records (result_id); PRAGMA user_version = 2;
+        """
+}
