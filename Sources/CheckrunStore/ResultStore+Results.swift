@@ -100,7 +100,7 @@ extension ResultStore {
             FROM json_each(?) ids JOIN outcome_answers o ON o.result_id = ids.value ORDER BY ids.key, o.position
             """, ids
         ) { row in
-            guard let at = row.int(0), at < count, let position = row.int(1), position >= 0,
+            guard let at = row.int(0), at >= 0, at < count, let position = row.int(1), position >= 0,
                   let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
             while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
             results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
@@ -108,7 +108,7 @@ extension ResultStore {
         try database.forEach(
             "SELECT ids.key, c.counter, c.value, c.answered_at FROM json_each(?) ids JOIN counter_values c ON c.result_id = ids.value", ids
         ) { row in
-            guard let at = row.int(0), at < count, let name = row.string(1), let value = row.int(2) else { return }
+            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.int(2) else { return }
             results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
         }
         try database.forEach(
@@ -117,7 +117,7 @@ extension ResultStore {
             FROM json_each(?) ids JOIN stopwatch_events e ON e.result_id = ids.value ORDER BY ids.key, e.sequence
             """, ids
         ) { row in
-            guard let at = row.int(0), at < count, let kind = row.string(1).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
+            guard let at = row.int(0), at >= 0, at < count, let kind = row.string(1).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
             results[at].stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
         }
     }
