@@ -65,13 +65,18 @@ enum HTMLReport {
         out.append("</tbody></table>")
 
         out.append("<h2>By protocol</h2>")
+        // Each check's history found by name, and the build labels made once, not per chart.
+        let histories = Dictionary((report.history?.checks ?? []).map { ($0.check, $0) }, uniquingKeysWith: { first, _ in first })
+        let buildLabels = report.history?.labels ?? []
         for document in report.protocols {
             out.append("<h3>\(h(document.title)) (\(h(document.id)))</h3>")
             for entry in report.checks where entry.reference.document.id == document.id {
                 out.append("<h4>\(h(entry.reference.name)): <span class=\"\(entry.status == .notRun ? "gap" : entry.status.rawValue)\">\(entry.status.rawValue)</span></h4>")
                 out.append("<p>Profile: \(h(entry.reference.check.profile)). Task: \(h(entry.reference.check.task)).</p>")
                 if entry.results.isEmpty { out.append("<p>Not run in this release.</p>") } else { out += resultTable(entry.results, entry.reference.check) }
-                if let chart = chart(for: entry.reference.name, report) { out.append(chart) }
+                if let history = histories[entry.reference.name], let chart = chart(for: entry.reference.name, history, labels: buildLabels) {
+                    out.append(chart)
+                }
             }
         }
         if !report.removed.isEmpty {
@@ -120,11 +125,9 @@ enum HTMLReport {
     }
 
     /// A line chart of the check's median active time per build, described in words for screen readers.
-    static func chart(for check: String, _ report: ReleaseReport) -> String? {
-        guard let history = report.history, let row = history.checks.first(where: { $0.check == check }) else { return nil }
+    static func chart(for check: String, _ row: CheckComparison, labels: [String]) -> String? {
         let points = row.builds.enumerated().compactMap { index, figures in figures?.medianSeconds.map { (index, $0) } }
         guard !points.isEmpty else { return nil }
-        let labels = history.labels
         let width = 560.0, height = 200.0, left = 60.0, right = 20.0, top = 20.0, bottom = 40.0
         let maximum = max(points.map(\.1).max() ?? 1, 1)
         let step = labels.count > 1 ? (width - left - right) / Double(labels.count - 1) : 0
