@@ -8,10 +8,40 @@ import Foundation
 /// [--keep] [--reports-only]`.
 
 let benchStart = ProcessInfo.processInfo.systemUptime
-let arguments = CommandLine.arguments.dropFirst()
+let usage = """
+    usage: swift run -c release checkrun-bench [--sizes N,N,…] [--exchange-sizes N,N,…] [--reports-only] [--keep]
+
+      --sizes            database sizes in results (default 10000,100000)
+      --exchange-sizes   sizes at which merge, export and verify are measured too (default: the sizes up to 100000)
+      --reports-only     leave merge, export and verify out
+      --keep             keep the databases under .build/bench-… for a closer look
+
+    Run it from the package folder, after `swift build -c release`. Example:
+      swift run -c release checkrun-bench --sizes 10000,100000,1000000
+    """
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+/// Reads `--sizes 10000,100000` style lists; anything else there is refused, not skipped.
 func sizeList(after flag: String) -> [Int]? {
-    guard let index = arguments.firstIndex(of: flag), arguments.index(after: index) < arguments.endIndex else { return nil }
-    return arguments[arguments.index(after: index)].split(separator: ",").compactMap { Int($0) }
+    guard let index = arguments.firstIndex(of: flag) else { return nil }
+    guard index + 1 < arguments.count else { fail("\(flag) needs a list of sizes, e.g. \(flag) 10000,100000\n\n\(usage)") }
+    let parts = arguments[index + 1].split(separator: ",")
+    let numbers = parts.compactMap { Int($0.filter { $0 != "_" }) }.filter { $0 > 0 }
+    guard !parts.isEmpty, numbers.count == parts.count else {
+        fail("\(flag) \(arguments[index + 1]): sizes are positive whole numbers separated by commas, e.g. 10000,100000")
+    }
+    return numbers
+}
+var position = 0
+while position < arguments.count {
+    switch arguments[position] {
+    case "--sizes", "--exchange-sizes": position += 2
+    case "--keep", "--reports-only": position += 1
+    default: fail("unknown argument \(arguments[position])\n\n\(usage)")
+    }
 }
 let sizes = sizeList(after: "--sizes") ?? [10_000, 100_000]
 // Merge, export and verify run at every size up to 100k unless told otherwise: at 1M they add
@@ -103,7 +133,7 @@ for size in sizes {
     // Closed before anything reads it, as a database at rest is: the last connection's close
     // folds the write-ahead log into the file, which every reader would otherwise consult.
     store.database.close()
-    let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1000)k"
+    let label = size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size)
     row("[\(label)] insert throughput", String(format: "%.0f results/s", Double(size) / seconds))
     let common = ["--protocols", protocolFolder.path, "--db", path]
     var jsonReport: Measurement?

@@ -68,6 +68,15 @@ import Testing
         #expect(lines.contains { $0.contains("/checks/0: missing \"task\"") && $0.contains("is \"tsak\" meant to be \"task\"?") }, "\(lines)")
     }
 
+    /// The schema's patterns: ids in lower case with single hyphens, criteria as numbers.
+    @Test func valuesOutOfTheirRequiredFormAreNamed() {
+        let found = problems(Self.valid.replacingOccurrences(of: "\"id\": \"touch\"", with: "\"id\": \"Touch_Once\"")
+            .replacingOccurrences(of: "[\"2.5.8\"]", with: "[\"2.5.800\"]")).map(\.description)
+        #expect(found.contains { $0.hasPrefix("sample.json:10:13: /checks/0/id: \"Touch_Once\" is not in the required form") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("sample.json:7:12: /wcag/0: \"2.5.800\" is not in the required form") }, "\(found)")
+        #expect(problems(Self.valid.replacingOccurrences(of: "\"id\": \"touch\"", with: "\"id\": \"touch-once-2\"")).isEmpty)
+    }
+
     @Test func anUnknownWCAGNumberIsReportedWithTheNearestCriteria() {
         let found = problems(Self.valid.replacingOccurrences(of: "[\"2.5.8\"]", with: "[\"2.5.9\"]"))
         #expect(found.map(\.description) == ["sample.json:7:12: /wcag/0: \"2.5.9\" is not a WCAG 2.2 success criterion; did you mean \"2.5.8 Target Size (Minimum)\" or \"2.5.7 Dragging Movements\"?"])
