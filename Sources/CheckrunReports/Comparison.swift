@@ -4,16 +4,20 @@ import Foundation
 
 /// Timings, counts and verdicts of each check across builds, with regressions flagged.
 public struct Comparison: Sendable {
-    public var scopes: [ResultStore.BuildScope]
+    public let scopes: [ResultStore.BuildScope]
+    /// "311", or "2.4:311" when the builds span releases; made once with the scopes, since
+    /// renderers read a label for every figure they write.
+    public let labels: [String]
     /// Percent by which a median time may grow before it is flagged.
     public var threshold: Double
     public var checks: [CheckComparison]
 
-    /// "311", or "2.4:311" when the builds span releases. Computed on each call: read it once
-    /// outside loops.
-    public var labels: [String] {
+    public init(scopes: [ResultStore.BuildScope], threshold: Double, checks: [CheckComparison]) {
+        self.scopes = scopes
         let releases = Set(scopes.map(\.release))
-        return scopes.map { releases.count > 1 ? "\($0.release):\($0.build)" : $0.build }
+        labels = scopes.map { releases.count > 1 ? "\($0.release):\($0.build)" : $0.build }
+        self.threshold = threshold
+        self.checks = checks
     }
 
     /// The comparison of the last two builds only.

@@ -35,8 +35,7 @@ enum ComparisonRenderer {
     }
 
     static func text(_ comparison: Comparison) -> String {
-        let rawLabels = comparison.labels
-        let labels = rawLabels.map(DisplayText.neutralised)
+        let labels = comparison.labels.map(DisplayText.neutralised)
         var lines = [heading(comparison), ""]
         for check in comparison.checks {
             lines.append(DisplayText.neutralised(check.check) + (check.removed ? " (no longer in the protocols)" : ""))
@@ -44,7 +43,7 @@ enum ComparisonRenderer {
                 lines.append("  \(labels[index]): \(self.figures(figures))")
             }
             for change in check.changes {
-                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, rawLabels)))
+                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, comparison.labels)))
             }
         }
         if comparison.checks.isEmpty { lines.append("No results in these builds.") }
@@ -54,13 +53,12 @@ enum ComparisonRenderer {
 
     static func markdown(_ comparison: Comparison) -> String {
         let e = Escaping.markdown
-        let labels = comparison.labels
         var lines = ["## \(e(heading(comparison)))", ""]
         lines.append("| Check | " + comparison.labels.map(e).joined(separator: " | ") + " | Changes |")
         lines.append("| --- |" + String(repeating: " --- |", count: comparison.labels.count) + " --- |")
         for check in comparison.checks {
             let cells = check.builds.map { e(figures($0)) }
-            let changes = check.changes.map { e(ReportPhrases.change($0, labels)) }.joined(separator: "<br>")
+            let changes = check.changes.map { e(ReportPhrases.change($0, comparison.labels)) }.joined(separator: "<br>")
             lines.append("| \(e(check.check))\(check.removed ? " (removed)" : "") | " + cells.joined(separator: " | ") + " | \(changes) |")
         }
         lines += ["", footer(comparison)]
@@ -68,14 +66,13 @@ enum ComparisonRenderer {
     }
 
     static func csv(_ comparison: Comparison) -> String {
-        let labels = comparison.labels
         var lines = ["check,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags"]
         for check in comparison.checks {
             for change in check.changes {
                 let before = check.builds[change.from], after = check.builds[change.to]
                 let number: (Double?) -> String = { $0.map { Decimals.fixed($0, places: 2) } ?? "" }
                 let fields: [(String, Bool)] = [
-                    (check.check, false), (labels[change.from], false), (labels[change.to], false),
+                    (check.check, false), (comparison.labels[change.from], false), (comparison.labels[change.to], false),
                     (number(before?.medianSeconds), true), (number(after?.medianSeconds), true),
                     (number(change.secondsDelta), true), (number(change.percentDelta), true),
                     (before?.verdict.rawValue ?? "", false), (after?.verdict.rawValue ?? "", false), (change.verdictChange.rawValue, false),

@@ -91,11 +91,10 @@ enum HTMLReport {
         }
         out.append("</tbody></table>")
         if let changes = report.changes {
-            let labels = changes.labels
-            out.append("<h2>Changes since build \(h(labels.first ?? ""))</h2><ul>")
+            out.append("<h2>Changes since build \(h(changes.labels.first ?? ""))</h2><ul>")
             for check in changes.checks {
                 for change in check.changes {
-                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.check)): \(h(ReportPhrases.change(change, labels)))</li>")
+                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.check)): \(h(ReportPhrases.change(change, changes.labels)))</li>")
                 }
             }
             out.append("</ul>")
