@@ -78,9 +78,7 @@ extension ResultStore {
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
             GROUP BY r.check_name, s.device
         )
-        SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason, r.tally, r.notes,
-            r.notes_answered_at, r.started_at, r.updated_at, s.release, s.build, s.device, s.tester, latest.attempts,
-            r.amendments, r.amend_reason
+        SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason
         FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
         ORDER BY r.check_name, s.device
         """
@@ -92,16 +90,7 @@ extension ResultStore {
         // gather it, then load every part in three queries instead of three per result.
         var latest: [ReportedResult] = []
         try database.forEach(Self.latestResultQuery, [.text(release), SQLValue(build)]) { row in
-            guard let id = row.string(0).flatMap(UUID.init(uuidString:)), let session = row.string(1).flatMap(UUID.init(uuidString:)) else { return }
-            var result = CheckResult(
-                id: id, sessionID: session, check: row.string(2) ?? "", protocolHash: row.string(3) ?? "",
-                attempt: row.int(4) ?? 1, outcomeCount: 0, startedAt: row.date(10) ?? Date())
-            result.verdict = row.string(5).flatMap(Verdict.init(rawValue:))
-            result.blockedReason = row.string(6)
-            result.tally = row.int(7) ?? 0
-            result.notes = row.string(8)
-            result.notesAnsweredAt = row.date(9)
-            result.updatedAt = row.date(11) ?? result.startedAt
+            guard let result = Self.readResult(row) else { return }
             latest.append(ReportedResult(
                 result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
                 tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))

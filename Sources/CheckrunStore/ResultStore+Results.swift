@@ -56,27 +56,35 @@ extension ResultStore {
     /// The results of one session, every attempt, in the order they were started.
     public func results(inSession sessionID: UUID) throws -> [CheckResult] {
         let rows = try database.query(
-            """
-            SELECT id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes, notes_answered_at,
-                started_at, updated_at
-            FROM results WHERE session_id = ? ORDER BY started_at, attempt
-            """, [.text(sessionID.storageText)]
-        ) { row -> CheckResult? in
-            guard let idText = row.string(0), let id = UUID(uuidString: idText) else { return nil }
-            var result = CheckResult(
-                id: id, sessionID: sessionID, check: row.string(1) ?? "", protocolHash: row.string(2) ?? "",
-                attempt: row.int(3) ?? 1, outcomeCount: 0, startedAt: row.date(9) ?? Date())
-            result.verdict = row.string(4).flatMap(Verdict.init(rawValue:))
-            result.blockedReason = row.string(5)
-            result.tally = row.int(6) ?? 0
-            result.notes = row.string(7)
-            result.notesAnsweredAt = row.date(8)
-            result.updatedAt = row.date(10) ?? result.startedAt
-            return result
-        }
+            "SELECT \(Self.resultColumns) FROM results r WHERE r.session_id = ? ORDER BY r.started_at, r.attempt",
+            [.text(sessionID.storageText)], Self.readResult)
         var results = rows.compactMap { $0 }
         try loadParts(of: &results)
         return results
+    }
+
+    /// The columns `readResult` reads, in its order (`r` is the results table); a query selects
+    /// them first and its own columns after them.
+    static let resultColumns = """
+        r.id, r.session_id, r.check_name, r.protocol_hash, r.attempt, r.verdict, r.blocked_reason, r.tally, r.notes, \
+        r.notes_answered_at, r.started_at, r.updated_at
+        """
+
+    /// A result from the first columns of a row (see `resultColumns`), without its parts.
+    static func readResult(_ row: Row) -> CheckResult? {
+        guard let id = row.string(0).flatMap({ UUID(uuidString: $0) }), let session = row.string(1).flatMap({ UUID(uuidString: $0) }) else {
+            return nil
+        }
+        var result = CheckResult(
+            id: id, sessionID: session, check: row.string(2) ?? "", protocolHash: row.string(3) ?? "",
+            attempt: row.int(4) ?? 1, outcomeCount: 0, startedAt: row.date(10) ?? Date())
+        result.verdict = row.string(5).flatMap { Verdict(rawValue: $0) }
+        result.blockedReason = row.string(6)
+        result.tally = row.int(7) ?? 0
+        result.notes = row.string(8)
+        result.notesAnsweredAt = row.date(9)
+        result.updatedAt = row.date(11) ?? result.startedAt
+        return result
     }
 
     /// Fills in the outcome answers, counters and stopwatch events of many results: three
