@@ -9,23 +9,39 @@ public final class ResultStore {
     /// The database file used when neither `--db` nor `CHECKRUN_DB` names one.
     public static let defaultPath = "checkrun.sqlite"
 
+    /// Whether opening may create the file. Commands that only read never create a database,
+    /// so a mistyped `--db` is an error instead of an empty database that "verifies".
+    public enum Access: Sendable {
+        case createIfMissing
+        case existingOnly
+    }
+
     /// Opens the file, refusing anything that is not a checkrun database or is newer than this
     /// checkrun, then brings its schema up to date. `upgrading` hears of an upgrade of a file
     /// that already holds data (from version, to version) before it starts: on a large database
     /// one step can take minutes, and a tester should know why the command waits.
-    public init(path: String, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
-        let existed = FileManager.default.fileExists(atPath: path)
-        if existed, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 {
-            try Self.refuseForeignFile(path)
+    public init(path: String, access: Access = .createIfMissing, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
+        let file = try DatabaseFile.inspect(path)
+        if !file.exists && access == .existingOnly {
+            throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")
         }
-        database = try Database(path: path)
-        do {
-            try configure()
-            try migrate(announce: upgrading)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError("cannot prepare the database \(path): \(error)")
+        if file.exists && file.size > 0 { try file.refuseForeign() }
+        database = try Database(path: path, create: access == .createIfMissing)
+        // Several processes may open a new file at once: setting it up is retried while
+        // another one holds the lock, instead of failing with "busy".
+        let deadline = Date().addingTimeInterval(TimeInterval(Database.busySeconds))
+        while true {
+            do {
+                try configure()
+                try migrate(announce: upgrading)
+                return
+            } catch let error as StoreError where error.isBusy && Date() < deadline {
+                usleep(5_000)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError("cannot prepare the database \(path): \(error)")
+            }
         }
     }
 
@@ -33,32 +49,30 @@ public final class ResultStore {
         self.database = database
     }
 
-    /// Opens another checkrun database to read from (a merge source), leaving it untouched.
-    /// One written by an older checkrun is migrated in a temporary copy; a newer one is refused.
+    /// Opens another checkrun database to read from (a merge source) through SQLite itself, so
+    /// answers still in its write-ahead log are read too, leaving nothing beside it. One
+    /// written by an older checkrun is copied (through SQLite) and brought up to date in
+    /// `scratch`; a newer one is refused. Messages name `path`, never the scratch copy.
     public static func openForReading(path: String, scratch: String) throws(StoreError) -> ResultStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError("\(path): no such file; check the path")
-        }
-        try refuseForeignFile(path)
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError("cannot read \(path); check its permissions") }
-        let header = handle.readData(ofLength: 100)
-        try? handle.close()
-        guard header.count == 100 else { throw StoreError("\(path) is empty or truncated; it is not a checkrun database") }
-        let version = Int(header[60..<64].reduce(Int32(0)) { $0 << 8 | Int32($1) })
+        let file = try DatabaseFile.inspect(path)
+        guard file.exists else { throw StoreError("\(path): no such file; check the path") }
+        try file.refuseForeign()
+        let version = try file.userVersion()
         if version > Schema.latestVersion {
             throw StoreError("\(path) was written by a newer checkrun (schema version \(version); this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to merge it")
         }
+        let source = try file.openWithoutWriting()
         let store: ResultStore
         if version < Schema.latestVersion {
+            try source.copy(to: scratch)
+            source.close()
             do {
-                try? FileManager.default.removeItem(atPath: scratch)
-                try FileManager.default.copyItem(atPath: path, toPath: scratch)
+                store = try ResultStore(path: scratch)
             } catch {
-                throw StoreError("cannot copy \(path) to bring it up to date: \(error.localizedDescription)")
+                throw StoreError(error.message.replacingOccurrences(of: scratch, with: path), code: error.code)
             }
-            store = try ResultStore(path: scratch)
         } else {
-            store = ResultStore(readingDatabase: try Database(path: path, create: false, readOnly: true))
+            store = ResultStore(readingDatabase: source)
         }
         do {
             let check = try store.database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
@@ -73,26 +87,7 @@ public final class ResultStore {
         return store
     }
 
-    /// Reads the header of an existing file before SQLite touches it.
-    private static func refuseForeignFile(_ path: String) throws(StoreError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError("cannot read the database \(path); check its permissions")
-        }
-        let header = handle.readData(ofLength: 100)
-        try? handle.close()
-        let magic = Array("SQLite format 3\0".utf8)
-        guard header.count >= 100, Array(header.prefix(16)) == magic else {
-            throw StoreError("\(path) is not a checkrun database (it is not an SQLite file at all); it was left untouched. Choose another file with --db PATH")
-        }
-        let applicationID = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
-        let userVersion = header[60..<64].reduce(Int32(0)) { $0 << 8 | Int32($1) }
-        if applicationID != Schema.applicationID && (applicationID != 0 || userVersion != 0) {
-            throw StoreError("\(path) is an SQLite database of another program, not checkrun's; it was left untouched. Choose another file with --db PATH")
-        }
-    }
-
     private func configure() throws {
-        try database.execute("PRAGMA busy_timeout = 10000")
         let hasTables = try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
         let applicationID = try database.scalarInt("PRAGMA application_id") ?? 0
         if hasTables > 0 && applicationID != Int(Schema.applicationID) {

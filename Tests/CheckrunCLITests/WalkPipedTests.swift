@@ -173,7 +173,7 @@ import Glibc
         // Where a parent folder of the build keeps `nobody` out, there is nothing to learn here.
         let probe = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable])
         guard probe.status == 0 else { return }
-        let result = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + [Checkrun.executable, "sessions", "--db", locked + "/results.sqlite"])
+        let result = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + [Checkrun.executable, "merge", "none.json", "--db", locked + "/results.sqlite"])
         let message = result.stderr
         #expect(result.status == 1)
         #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")

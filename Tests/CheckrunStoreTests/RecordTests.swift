@@ -111,7 +111,9 @@ import Testing
         try source.walk(results: 3)
         try source.walk(results: 2, release: "2.5", device: "iPad")
         let exported = source.folder.path("export.json")
-        let counts = try source.store.export(release: nil, to: exported)
+        var written = ""
+        let counts = try source.store.export(release: nil) { written += $0 }
+        try Data(written.utf8).write(to: URL(fileURLWithPath: exported))
         #expect(counts.sessions == 2 && counts.records == 15)
         let text = try String(contentsOfFile: exported, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 4, "a header line, one line per session, a closing line")
@@ -137,7 +139,7 @@ import Testing
         var result = try #require(try source.store.results(inSession: source.sessions[0].id).first)
         result.notes = "more"
         try source.store.save(result)
-        let fromDatabase = try target.store.merge(from: DatabaseSource(store: source.store, name: "source"))
+        let fromDatabase = try target.store.merge(from: try DatabaseSource(store: source.store, name: "source"))
         #expect(fromDatabase.sessionsExtended == 1 && fromDatabase.recordsAdded == 1)
         #expect(try target.store.results(inSession: source.sessions[0].id).first { $0.id == result.id }?.notes == "more")
     }
@@ -148,10 +150,10 @@ import Testing
         let session = try source.walk(results: 2)
         let target = try Fixture(name: "target.sqlite")
         defer { target.folder.remove() }
-        _ = try target.store.merge(from: DatabaseSource(store: source.store, name: "source"))
+        _ = try target.store.merge(from: try DatabaseSource(store: source.store, name: "source"))
         // The same session id with other details on the other side.
         try source.raw("UPDATE sessions SET tester = 'Ben' WHERE id = '\(session.id.uuidString)'")
-        #expect { try target.store.merge(from: DatabaseSource(store: source.store, name: "source")) } throws: { error in
+        #expect { try target.store.merge(from: try DatabaseSource(store: source.store, name: "source")) } throws: { error in
             "\(error)".contains("session \(session.shortID) is damaged: the session's details were changed after recording")
         }
         try source.raw("UPDATE sessions SET tester = 'Ana' WHERE id = '\(session.id.uuidString)'")
@@ -165,7 +167,7 @@ import Testing
         try other.store.save(result)
         other.sessions = [session]
         let before = try records(target.store, session)
-        #expect { try target.store.merge(from: DatabaseSource(store: other.store, name: "other")) } throws: { error in
+        #expect { try target.store.merge(from: try DatabaseSource(store: other.store, name: "other")) } throws: { error in
             "\(error)".contains("record 1 differs from the one here")
         }
         #expect(try records(target.store, session) == before)

@@ -31,7 +31,6 @@ import Testing
         #expect(try store.database.userVersion == 3)
         #expect(try store.database.query("PRAGMA journal_mode") { $0.string(0) }.first == "wal")
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
-        #expect(try store.database.scalarInt("PRAGMA busy_timeout") == 10_000)
         // Opening again migrates nothing and keeps the data.
         let session = Session(release: "2.4", build: "311", plan: ["a/b"])
         try store.insert(session)

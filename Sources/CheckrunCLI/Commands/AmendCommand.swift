@@ -33,19 +33,34 @@ struct AmendCommand: CheckrunCommand {
         guard let reason = arguments.value("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw UsageError("missing --reason TEXT: a correction must say why", command: "amend")
         }
-        let store = try context.openStore()
-        let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value("device"))
-        guard var result = matches.first else {
-            throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(arguments.value("device").map { " on \($0)" } ?? ""); `checkrun report --release \(release)` lists the results")
-        }
-        let devices = Set(try matches.map { try store.session(id: $0.sessionID)?.device ?? "" })
-        if devices.count > 1 && arguments.value("device") == nil {
-            throw UsageError("\(name) has results on several devices (\(devices.sorted().joined(separator: ", "))); choose one with --device", command: "amend")
-        }
+        let store = try context.openStore(.existingOnly)
         let library = try context.loadProtocols()
-        guard let reference = library.check(named: name) else {
-            throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
+        // Read, change and write inside one write transaction: two amends at once each see the
+        // other's change, so neither is lost.
+        let result = try store.batch { () throws -> CheckResult in
+            let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value("device"))
+            guard var result = matches.first else {
+                throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(arguments.value("device").map { " on \($0)" } ?? ""); `checkrun report --release \(release)` lists the results")
+            }
+            let devices = Set(try matches.map { try store.session(id: $0.sessionID)?.device ?? "" })
+            if devices.count > 1 && arguments.value("device") == nil {
+                throw UsageError("\(name) has results on several devices (\(devices.sorted().joined(separator: ", "))); choose one with --device", command: "amend")
+            }
+            guard let reference = library.check(named: name) else {
+                throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
+            }
+            result = try corrected(result, by: arguments, reference: reference, reason: reason)
+            result.updatedAt = Date()
+            try store.amend(result, reason: reason)
+            return result
         }
+        context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")
+        return 0
+    }
+
+    /// The result with the corrections the options give; refuses a call that corrects nothing.
+    private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String) throws -> CheckResult {
+        var result = original
         var changed = false
         if let text = arguments.value("verdict") {
             let verdict = try ResultOptions.verdict(text, command: "amend")
@@ -73,9 +88,6 @@ struct AmendCommand: CheckrunCommand {
         guard changed else {
             throw UsageError("nothing to correct: give --verdict, --expected, --count, --seconds or --notes", command: "amend")
         }
-        result.updatedAt = Date()
-        try store.amend(result, reason: reason)
-        context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")
-        return 0
+        return result
     }
 }

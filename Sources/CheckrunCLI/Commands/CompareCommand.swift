@@ -32,6 +32,7 @@ struct CompareCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
+        try OutputFile.check(context.arguments.value("out"))
         let arguments = context.arguments
         let format = try ResultOptions.format(arguments.value("format"), default: ComparisonFormat.text, command: "compare")
         var threshold = 20.0
@@ -41,7 +42,7 @@ struct CompareCommand: CheckrunCommand {
             }
             threshold = value
         }
-        let store = try context.openStore()
+        let store = try context.openStore(.existingOnly)
         let scopes = try resolveScopes(arguments, store)
         let library = try context.loadProtocols()
         let comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))

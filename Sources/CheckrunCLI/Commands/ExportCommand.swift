@@ -18,17 +18,21 @@ struct ExportCommand: CheckrunCommand {
         guard let out = context.arguments.value("out") else {
             throw UsageError("missing --out FILE: where to write the export, e.g. --out results.json", command: "export")
         }
-        let folder = (out as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw CommandFailure("cannot write \(out): the folder \(folder) does not exist")
-        }
-        let store = try context.openStore()
+        try OutputFile.check(out)
+        let store = try context.openStore(.existingOnly)
         let release = context.arguments.value("release")
         if let release {
             do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }
-        let counts = try store.export(release: release, to: out)
+        var file = try AtomicFile(path: out)
+        let counts: (sessions: Int, records: Int)
+        do {
+            counts = try store.export(release: release) { try file.write($0) }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
         context.print("Exported \(counts.sessions) session\(counts.sessions == 1 ? "" : "s") with \(counts.records) record\(counts.records == 1 ? "" : "s") to \(out).")
         return 0
     }

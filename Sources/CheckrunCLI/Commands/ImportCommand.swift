@@ -84,16 +84,31 @@ struct ImportCommand: CheckrunCommand {
             return 0
         }
         try createDirectory(outDirectory, context)
+        try writeAll(planned.map { ($0.path, $0.import.document.fileText) })
         for item in planned {
-            do {
-                try Data(item.import.document.fileText.utf8).write(to: URL(fileURLWithPath: item.path), options: .atomic)
-            } catch {
-                throw CommandFailure("cannot write \(item.path): \(error.localizedDescription)")
-            }
             let document = item.import.document
             context.print("Wrote \(item.path): \(document.title), \(document.checks.count) check\(document.checks.count == 1 ? "" : "s"), status \(document.status.rawValue).")
         }
         return 0
+    }
+
+    /// Every target is checked and every temporary file written before the first is renamed
+    /// into place, so a failed write leaves the folder as it was.
+    private static func writeAll(_ files: [(path: String, text: String)]) throws {
+        var staged: [AtomicFile] = []
+        do {
+            for file in files { _ = try AtomicFile.checkedTarget(file.path) }
+            for file in files {
+                var atomic = try AtomicFile(path: file.path)
+                staged.append(atomic)
+                try atomic.write(file.text)
+                staged[staged.count - 1] = atomic
+            }
+        } catch let failure as CommandFailure {
+            for index in staged.indices { staged[index].discard() }
+            throw CommandFailure("\(failure.message); nothing was written", exitCode: failure.exitCode)
+        }
+        for index in staged.indices { try staged[index].commit() }
     }
 
     private static func createDirectory(_ path: String, _ context: CommandContext) throws {

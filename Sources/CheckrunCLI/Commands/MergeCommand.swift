@@ -1,7 +1,7 @@
 import CheckrunStore
 import Foundation
 
-/// `checkrun merge`: other testers' databases or exports into this one, in one transaction.
+/// `checkrun merge`: other testers' databases or exports into this one, whole sessions at a time.
 struct MergeCommand: CheckrunCommand {
     static let definition = CommandDefinition(
         name: "merge",
@@ -10,7 +10,10 @@ struct MergeCommand: CheckrunCommand {
         Every session and attempt is kept; a session already here gains only the records it lacks, so
         merging the same file twice adds nothing. Each source's chains are checked first. A session
         with the same id but other content is a conflict: it is reported and nothing is written.
-        All sources land in one transaction, or none do.
+        Every source is checked whole before anything is written, so a bad source changes nothing.
+        Sessions are then written in batches of about half a second, so a walk saving beside a long
+        merge waits no longer than that; a merge stopped part way keeps whole sessions only, and
+        running it again completes it.
         """,
         arguments: [ArgumentDefinition("FILE", help: "checkrun databases (.sqlite) or exports (.json).", repeating: true, completion: .file)],
         options: [StoreOptions.database],
@@ -29,49 +32,44 @@ struct MergeCommand: CheckrunCommand {
             if URL(fileURLWithPath: path).standardizedFileURL.path == target {
                 throw CommandFailure("\(path) is the database being merged into; name another file")
             }
-            if isSQLite(path) {
-                let copy = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-merge-\(UUID().uuidString).sqlite").path
+            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-merge-\(UUID().uuidString).sqlite").path
+            switch try SourceKind.of(path) {
+            case .database:
                 scratch.append(copy)
                 do {
-                    sources.append(DatabaseSource(store: try ResultStore.openForReading(path: path, scratch: copy), name: path))
+                    sources.append(try DatabaseSource(store: try ResultStore.openForReading(path: path, scratch: copy), name: path))
                 } catch {
                     throw CommandFailure(error.description)
                 }
-            } else if FileManager.default.fileExists(atPath: path) {
+            case .export:
                 sources.append(ExportFileSource(path: path))
-            } else {
-                throw CommandFailure("\(path): no such file; check the path")
             }
         }
-        var total = MergeSummary()
-        var lines: [String] = []
         var lastProgress = Date()
+        let summaries: [MergeSummary]
         do {
-            try store.batch {
-                for source in sources {
-                    let expected = source.recordCount
-                    let summary = try store.merge(from: source) { done in
-                        guard Date().timeIntervalSince(lastProgress) > 1 else { return }
-                        lastProgress = Date()
-                        context.printError("Merging \(source.name): \(done)\(expected.map { " of \($0)" } ?? "") records…")
-                    }
-                    lines.append("From \(source.name): \(describe(summary)).")
-                    total.sessionsAdded += summary.sessionsAdded
-                    total.sessionsExtended += summary.sessionsExtended
-                    total.sessionsUnchanged += summary.sessionsUnchanged
-                    total.recordsAdded += summary.recordsAdded
-                    total.resultsAdded += summary.resultsAdded
-                }
+            summaries = try store.merge(from: sources) { name, done in
+                guard Date().timeIntervalSince(lastProgress) > 1 else { return }
+                lastProgress = Date()
+                context.printError("Merging \(name): \(done) records…")
             }
         } catch let conflict as MergeConflict {
             throw CommandFailure("\(conflict.description). \(context.databasePath) is unchanged.")
         } catch let error as ExportFileError {
-            throw CommandFailure("\(error.description). \(context.databasePath) is unchanged.")
+            throw CommandFailure("\(error.description). Nothing was merged; \(context.databasePath) is unchanged.")
         } catch let error as StoreError {
-            throw CommandFailure("\(error.message). \(context.databasePath) is unchanged.")
+            throw CommandFailure("\(error.message). Sessions merged before this point are kept whole; run the same merge again to complete it.")
         }
-        // Said only once the transaction has committed.
-        for line in lines { context.print(line) }
+        // Said only once every batch has committed.
+        var total = MergeSummary()
+        for (source, summary) in zip(sources, summaries) {
+            context.print("From \(source.name): \(describe(summary)).")
+            total.sessionsAdded += summary.sessionsAdded
+            total.sessionsExtended += summary.sessionsExtended
+            total.sessionsUnchanged += summary.sessionsUnchanged
+            total.recordsAdded += summary.recordsAdded
+            total.resultsAdded += summary.resultsAdded
+        }
         if sources.count > 1 { context.print("In all: \(describe(total)).") }
         return 0
     }
@@ -85,11 +83,26 @@ struct MergeCommand: CheckrunCommand {
         return parts.joined(separator: ", ")
     }
 
-    /// SQLite files start with "SQLite format 3"; anything else is read as an export.
-    private static func isSQLite(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return handle.readData(ofLength: 16) == Data("SQLite format 3\0".utf8)
+    /// What a merge source is: SQLite files start with "SQLite format 3"; anything else is read
+    /// as an export. Folders and other non-files are refused here, with a message.
+    enum SourceKind {
+        case database, export
+
+        static func of(_ path: String) throws -> SourceKind {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw CommandFailure("\(path): no such file; check the path") }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw CommandFailure("\(path) is a folder; name a checkrun database (.sqlite) or export (.json) to merge")
+            default: throw CommandFailure("\(path) is not a regular file; name a checkrun database (.sqlite) or export (.json) to merge")
+            }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw CommandFailure("\(path): cannot read the file; check its permissions") }
+            defer { close(descriptor) }
+            var magic = [UInt8](repeating: 0, count: 16)
+            let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+            return count == 16 && magic == Array("SQLite format 3\0".utf8) ? .database : .export
+        }
     }
 
     private static func removeDatabase(_ path: String) {

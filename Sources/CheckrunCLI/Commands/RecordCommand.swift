@@ -49,8 +49,7 @@ struct RecordCommand: CheckrunCommand {
         let store = try context.openStore()
         var result = CheckResult(
             sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
-            attempt: try store.nextAttempt(check: reference.name, release: release, build: build, device: device),
-            outcomeCount: check.expected.count, startedAt: now)
+            attempt: 1, outcomeCount: check.expected.count, startedAt: now)
         if let text = arguments.value("seconds") {
             let seconds = try ResultOptions.seconds(text, command: "record")
             result.stopwatch = [StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: now)]
@@ -71,8 +70,14 @@ struct RecordCommand: CheckrunCommand {
         result.notes = arguments.value("notes")
         result.notesAnsweredAt = result.notes == nil ? nil : now
         result.verdict = verdict
-        try store.insert(session)
-        try store.save(result)
+        // The attempt is numbered, the session written and the result saved in one write
+        // transaction: two records at once cannot take the same attempt, and a kill leaves
+        // either all of it or none.
+        try store.batch {
+            result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: device)
+            try store.insert(session)
+            try store.save(result)
+        }
         context.print("Recorded \(reference.name): \(verdict.rawValue), attempt \(result.attempt), in session \(session.shortID).")
         return 0
     }

@@ -30,13 +30,14 @@ struct ReportCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
+        try OutputFile.check(context.arguments.value("out"))
         guard let release = context.arguments.value("release") else {
             throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")
         }
         let format = try ResultOptions.format(context.arguments.value("format"), default: ReportFormat.markdown, command: "report")
         // The protocol files are read and checked on another core while SQLite gathers results.
         let library = context.loadProtocolsInBackground()
-        let store = try context.openStore()
+        let store = try context.openStore(.existingOnly)
         let report: ReleaseReport
         do {
             report = try ReleaseReport.make(

@@ -15,7 +15,7 @@ struct ResumeCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let store = try context.openStore()
+        let store = try context.openStore(.existingOnly)
         let session: Session
         if let id = context.arguments.positionals.first {
             guard let found = try store.session(matching: id) else {

@@ -12,10 +12,16 @@ extension CommandContext {
         arguments.value("db") ?? environment["CHECKRUN_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? ResultStore.defaultPath
     }
 
-    func openStore() throws -> ResultStore {
+    /// Opens the results database. Commands that only read pass `.existingOnly`: they never
+    /// create a file, so a mistyped path fails instead of "verifying" an empty database.
+    func openStore(_ access: ResultStore.Access = .createIfMissing) throws -> ResultStore {
         let path = databasePath
+        if path.isEmpty || path == ":memory:" {
+            // SQLite would keep the answers in a temporary database and lose them at exit.
+            throw UsageError("--db needs a file name; an empty one would keep nothing, e.g. --db checkrun.sqlite")
+        }
         do {
-            return try ResultStore(path: path) { [self] from, to in
+            return try ResultStore(path: path, access: access) { [self] from, to in
                 printError("Upgrading \(path) from schema version \(from) to \(to), once; on a large database this takes a few minutes. Nothing is lost if it is stopped.")
             }
         } catch {

@@ -15,7 +15,7 @@ struct VerifyCommand: CheckrunCommand {
         examples: [Example("checkrun verify --db team.sqlite", "Check a database before signing its report.")])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let store = try context.openStore()
+        let store = try context.openStore(.existingOnly)
         let report = try store.verify { count in context.printError("Verified \(count) records…") }
         for problem in report.problems { context.print(problem.description) }
         let counts = "\(report.records) record\(report.records == 1 ? "" : "s") in \(report.sessions) session\(report.sessions == 1 ? "" : "s")"

@@ -50,27 +50,50 @@ public final class Database {
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
 
+    /// How messages name the database: the path the user gave, even when a scratch copy is open.
+    public let name: String
     /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
-    /// to be a checkrun database is left exactly as it was.
-    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(StoreError) {
+    /// to be a checkrun database is left exactly as it was. `uri` opens `path` as an SQLite URI
+    /// (`file:…?mode=ro`), for reading another tester's file without writing beside it.
+    public init(path: String, create: Bool = true, readOnly: Bool = false, uri: Bool = false, name: String? = nil) throws(StoreError) {
         self.path = path
+        self.name = name ?? path
         // One connection per thread of use, so SQLite need not lock around every call.
         var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if uri { flags |= SQLITE_OPEN_URI }
         var connection: OpaquePointer?
         let status = sqlite3_open_v2(path, &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(connection)
-            throw StoreError(Self.explainOpenFailure(path: path, sqliteMessage: message), code: status)
+            throw StoreError(Self.explainOpenFailure(path: name ?? path, sqliteMessage: message), code: status)
         }
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
+        waitWhenBusy(seconds: Self.busySeconds)
+    }
+
+    /// How long a connection waits for another writer before it gives up.
+    public static let busySeconds = 30
+
+    /// Waits for the write lock in steps of 2 ms (SQLite's own timeout sleeps up to 100 ms at
+    /// a time), so a writer finds the short pauses a long merge leaves between its batches.
+    public func waitWhenBusy(seconds: Int) {
+        let steps = seconds * 500
+        sqlite3_busy_handler(handle, { context, count in
+            guard Int(count) < Int(bitPattern: context) else { return 0 }
+            usleep(2_000)
+            return 1
+        }, UnsafeMutableRawPointer(bitPattern: steps))
     }
 
     deinit {
         close()
     }
+
+    /// The connection, for SQLite interfaces this type does not wrap (backups).
+    var rawHandle: OpaquePointer? { handle }
 
     public func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
@@ -93,6 +116,7 @@ public final class Database {
 
     private func error(_ status: Int32, _ context: String) -> StoreError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        let path = name
         let primary = status & 0xFF
         if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
             return StoreError("the database \(path) is busy: another checkrun is writing to it and did not finish in time; try again", code: status)
@@ -182,14 +206,25 @@ public final class Database {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it lands, or none of it.
-    /// IMMEDIATE takes the write lock up front, so the busy timeout applies and a concurrent
-    /// writer waits instead of failing half way.
+    /// IMMEDIATE takes the write lock up front, so the busy handler applies and a concurrent
+    /// writer waits instead of failing half way; reads made inside see no one else's writes.
+    /// Inside an enclosing transaction the work runs in a savepoint: a failure the caller
+    /// catches undoes this part only, never leaving half of it to be committed.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        // Inside an enclosing transaction the work simply joins it: all of it lands, or none.
         if transactionDepth > 0 {
+            let savepoint = "nested\(transactionDepth)"
+            try execute("SAVEPOINT \(savepoint)")
             transactionDepth += 1
             defer { transactionDepth -= 1 }
-            return try body()
+            do {
+                let value = try body()
+                try execute("RELEASE \(savepoint)")
+                return value
+            } catch {
+                try? execute("ROLLBACK TO \(savepoint)")
+                try? execute("RELEASE \(savepoint)")
+                throw error
+            }
         }
         transactionDepth = 1
         defer { transactionDepth = 0 }
@@ -200,6 +235,32 @@ public final class Database {
             return value
         } catch {
             try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// A long write (a merge) as a series of transactions: `body` calls `boundary` wherever the
+    /// work may be cut (between whole sessions), and once `interval` has passed there the batch
+    /// commits and the lock is let go for a moment, so other writers wait about that long at
+    /// most. Killed at any moment, the file holds whole batches only.
+    public func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T {
+        guard transactionDepth == 0 else { return try transaction { try body {} } }
+        var started = Date()
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body {
+                guard Date().timeIntervalSince(started) >= interval else { return }
+                try execute("COMMIT")
+                usleep(20_000)
+                try execute("BEGIN IMMEDIATE")
+                started = Date()
+            }
+            try execute("COMMIT")
+            return value
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
             throw error
         }
     }

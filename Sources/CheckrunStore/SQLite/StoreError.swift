@@ -11,3 +11,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+import CSQLite
+
+extension StoreError {
+    /// Another connection held the lock for longer than this one waited.
+    public var isBusy: Bool {
+        guard let code else { return false }
+        return code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED
+    }
+}

@@ -1,0 +1,175 @@
+import CheckrunModel
+import Foundation
+
+/// What a merge added.
+public struct MergeSummary: Sendable, Equatable {
+    public var sessionsAdded = 0
+    public var sessionsExtended = 0
+    public var sessionsUnchanged = 0
+    public var recordsAdded = 0
+    public var resultsAdded = 0
+
+    public init() {}
+}
+
+/// A session that exists on both sides with different content: nothing is overwritten.
+public struct MergeConflict: Error, CustomStringConvertible {
+    public var description: String
+}
+
+extension ResultStore {
+    /// Every session (of one release, or all) with its records, one at a time.
+    public func forEachSessionEntry(release: String?, _ body: (SessionEntry) throws -> Void) throws {
+        let sessions = try database.query(
+            "SELECT id FROM sessions WHERE ?1 IS NULL OR release = ?1 ORDER BY started_at, id", [SQLValue(release)]
+        ) { $0.string(0).flatMap(UUID.init(uuidString:)) }
+        for case let id? in sessions {
+            guard let session = try session(id: id) else { continue }
+            var records: [Record] = []
+            try forEachRecord(inSession: id) { records.append($0) }
+            try body(SessionEntry(session: session, records: records))
+        }
+    }
+
+    /// Writes sessions and records in the export format, one session per line, handing the text
+    /// to `write` a piece at a time (the caller owns the file, so every file has one writer).
+    public func export(release: String?, write: (String) throws -> Void) throws -> (sessions: Int, records: Int) {
+        var counts = (sessions: 0, records: 0)
+        try write("{\"format\": \"checkrun-export\", \"version\": 1, \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), \"sessions\": [\n")
+        var first = true
+        try forEachSessionEntry(release: release) { entry in
+            try write((first ? "" : ",\n") + JSONWriter.compact(entry.json))
+            first = false
+            counts.sessions += 1
+            counts.records += entry.records.count
+        }
+        try write("\n]}\n")
+        return counts
+    }
+
+    /// Brings the sessions of every source into this database. Every source is read and
+    /// checked whole first (chains, conflicts with what is here, which session each result
+    /// belongs to), so a bad source means nothing is written. The writing then commits whole
+    /// sessions in batches of about `batchSeconds`, so other writers wait no longer than that:
+    /// stopped at any moment, the database holds whole sessions only, and the same merge run
+    /// again completes it. A session already here gains only the records it lacks.
+    public func merge(
+        from sources: [any SessionSource], batchSeconds: TimeInterval = 0.5, progress: ((String, Int) -> Void)? = nil
+    ) throws -> [MergeSummary] {
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID")
+        defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims") }
+        for source in sources {
+            try source.forEachEntry { entry in try checkBeforeMerge(entry, source: source.name) }
+        }
+        var summaries: [MergeSummary] = []
+        for source in sources {
+            var summary = MergeSummary()
+            var seen = 0
+            try database.batches(every: batchSeconds) { boundary in
+                try source.forEachEntry { entry in
+                    try mergeEntry(entry, source: source.name, into: &summary)
+                    seen += entry.records.count
+                    progress?(source.name, seen)
+                    try boundary()
+                }
+            }
+            summaries.append(summary)
+        }
+        return summaries
+    }
+
+    /// One source's merge (see `merge(from:batchSeconds:progress:)`).
+    public func merge(from source: any SessionSource) throws -> MergeSummary {
+        try merge(from: [source]).first ?? MergeSummary()
+    }
+
+    /// Everything that must hold before a session is merged; reads only.
+    private func checkBeforeMerge(_ entry: SessionEntry, source: String) throws {
+        let session = entry.session
+        func refuse(_ problem: String) -> MergeConflict {
+            MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
+        }
+        if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
+        var resultIDs = Set<UUID>()
+        for record in entry.records {
+            guard let result = CheckResult.decoding(payload: record.payload, sessionID: session.id) else {
+                throw refuse("record \(record.sequence) holds a result that cannot be read")
+            }
+            guard result.id == record.resultID else {
+                throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
+            }
+            resultIDs.insert(record.resultID)
+        }
+        for id in resultIDs {
+            let owner = try database.query("SELECT session_id FROM records WHERE result_id = ? LIMIT 1", [.text(id.storageText)]) { $0.string(0) }.first ?? nil
+            let claimed = try claim(id, for: session.id)
+            for other in [owner, claimed] {
+                if let other, other != session.id.storageText {
+                    throw refuse("holds result \(id.lowercasedText.prefix(8)), which belongs to session \(other.prefix(8))")
+                }
+            }
+        }
+        if let existing = try self.session(id: session.id), existing.canonicalText != session.canonicalText {
+            throw MergeConflict(description: "\(source): session \(session.shortID) is also here with other details (release, build, device, tester or plan); nothing was merged or overwritten")
+        }
+        var index = 0
+        try forEachRecord(inSession: session.id) { record in
+            if index < entry.records.count && entry.records[index].hash != record.hash {
+                throw MergeConflict(description: "\(source): session \(session.shortID) record \(index + 1) differs from the one here; the two databases disagree, so nothing was merged or overwritten")
+            }
+            index += 1
+        }
+    }
+
+    /// Notes which session a result arrives in, across every source of the merge (in a
+    /// temporary table, so memory stays flat); returns the session that claimed it first.
+    private func claim(_ id: UUID, for session: UUID) throws -> String? {
+        try database.run("INSERT INTO temp.merge_claims (result_id, session_id) VALUES (?, ?) ON CONFLICT (result_id) DO NOTHING",
+                         [.text(id.storageText), .text(session.storageText)])
+        return try database.query("SELECT session_id FROM temp.merge_claims WHERE result_id = ?", [.text(id.storageText)]) { $0.string(0) }.first ?? nil
+    }
+
+    private func mergeEntry(_ entry: SessionEntry, source: String, into summary: inout MergeSummary) throws {
+        let incoming = entry.session
+        var existingHashes: [String] = []
+        if let existing = try session(id: incoming.id) {
+            guard existing.canonicalText == incoming.canonicalText else {
+                throw MergeConflict(description: "\(source): session \(incoming.shortID) is also here with other details (release, build, device, tester or plan); nothing more was merged or overwritten")
+            }
+            try forEachRecord(inSession: incoming.id) { existingHashes.append($0.hash) }
+            for (index, hash) in existingHashes.enumerated() where index < entry.records.count && entry.records[index].hash != hash {
+                throw MergeConflict(description: "\(source): session \(incoming.shortID) record \(index + 1) differs from the one here; the two databases disagree, so nothing more was merged or overwritten")
+            }
+            if let finished = incoming.finishedAt {
+                try database.run("UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL", [SQLValue(finished), .text(incoming.id.storageText)])
+            }
+        } else {
+            try insert(incoming)
+            summary.sessionsAdded += 1
+        }
+        let newRecords = entry.records.dropFirst(existingHashes.count)
+        if newRecords.isEmpty {
+            if !existingHashes.isEmpty { summary.sessionsUnchanged += 1 }
+            return
+        }
+        if !existingHashes.isEmpty { summary.sessionsExtended += 1 }
+        for record in newRecords { try insert(record) }
+        summary.recordsAdded += newRecords.count
+        // The results tables show each result's latest record, and how often it was amended.
+        var latest: [UUID: Record] = [:]
+        var amends: [UUID: (count: Int, reason: String?)] = [:]
+        for record in entry.records {
+            if record.kind == .amend { amends[record.resultID, default: (0, nil)] = (amends[record.resultID, default: (0, nil)].count + 1, record.reason) }
+        }
+        for record in newRecords { latest[record.resultID] = record }
+        for (id, record) in latest {
+            guard let result = CheckResult.decoding(payload: record.payload, sessionID: incoming.id) else { continue }
+            let isNew = (try database.scalarInt("SELECT count(*) FROM results WHERE id = ?", [.text(id.storageText)]) ?? 0) == 0
+            try writeProjection(result)
+            let amended = amends[id] ?? (0, nil)
+            try database.run("UPDATE results SET amendments = ?, amend_reason = ? WHERE id = ?",
+                             [.integer(Int64(amended.count)), SQLValue(amended.reason), .text(id.storageText)])
+            if isNew { summary.resultsAdded += 1 }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import CheckrunModel
+import Foundation
+
+/// Where `merge` reads sessions from: another database or an export file, one session at a time.
+public protocol SessionSource {
+    /// How messages name the source.
+    var name: String { get }
+    /// How many records there are, when known cheaply (for progress).
+    var recordCount: Int? { get }
+    func forEachEntry(_ body: (SessionEntry) throws -> Void) throws
+}
+
+/// Another checkrun database.
+public final class DatabaseSource: SessionSource {
+    public let name: String
+    let store: ResultStore
+    let release: String?
+
+    /// Holds one read transaction open on the source from here on, so every pass of a merge
+    /// reads the same snapshot even while a walk goes on writing to that file.
+    public init(store: ResultStore, name: String, release: String? = nil) throws(StoreError) {
+        self.store = store
+        self.name = name
+        self.release = release
+        try store.database.execute("BEGIN")
+        _ = try? store.database.scalarInt("SELECT count(*) FROM sessions")
+    }
+
+    deinit {
+        try? store.database.execute("COMMIT")
+    }
+
+    public var recordCount: Int? {
+        try? store.database.scalarInt("SELECT count(*) FROM records r JOIN sessions s ON s.id = r.session_id WHERE ?1 IS NULL OR s.release = ?1", [SQLValue(release)])
+    }
+
+    public func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
+        try store.forEachSessionEntry(release: release, body)
+    }
+}
+
+/// Why an export file cannot be read.
+public struct ExportFileError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// An export file, read a session at a time whatever its layout (see `ExportScanner`).
+public struct ExportFileSource: SessionSource {
+    public let name: String
+    let path: String
+
+    public init(path: String) {
+        self.path = path
+        self.name = path
+    }
+
+    public var recordCount: Int? { nil }
+
+    /// The header's members (everything but `sessions`), as read; checked once the whole
+    /// object has been read, since a tool may have sorted the keys after `sessions`.
+    public func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
+        var scanner = try ExportScanner(path: path)
+        defer { scanner.close() }
+        guard try scanner.peek() != nil else { throw ExportFileError(description: "\(path): the file is empty; it is not a checkrun export") }
+        try scanner.expect(UInt8(ascii: "{"), "a JSON object { … }")
+        var header: [(key: String, value: ExportScanner.Value)] = []
+        var sawSessions = false
+        var first = true
+        while try scanner.peek() != UInt8(ascii: "}") {
+            if !first { try scanner.expect(UInt8(ascii: ","), "a comma or }") }
+            first = false
+            let keyValue = try scanner.value(limit: 4096)
+            guard let key = (try? JSONParser.parse(bytes: keyValue.bytes))?.stringValue else {
+                throw ExportFileError(description: "\(path):\(keyValue.line):\(keyValue.column): expected a key in quotes; this is not a checkrun export")
+            }
+            if key == "sessions" ? sawSessions : header.contains(where: { $0.key == key }) {
+                throw ExportFileError(description: "\(path):\(keyValue.line):\(keyValue.column): the key \"\(key)\" appears twice; this is not a valid checkrun export")
+            }
+            try scanner.expect(UInt8(ascii: ":"), "a colon after the key")
+            if key == "sessions" {
+                sawSessions = true
+                try readSessions(&scanner, body)
+            } else {
+                header.append((key, try scanner.value(limit: 1 << 16)))
+            }
+        }
+        try scanner.expect(UInt8(ascii: "}"), "}")
+        if try scanner.peek() != nil {
+            throw ExportFileError(description: "\(path): there is text after the end of the export; is this two files joined?")
+        }
+        try checkHeader(header, sawSessions: sawSessions)
+    }
+
+    private func readSessions(_ scanner: inout ExportScanner, _ body: (SessionEntry) throws -> Void) throws {
+        try scanner.expect(UInt8(ascii: "["), "[ to begin the list of sessions")
+        var index = 0
+        while try scanner.peek() != UInt8(ascii: "]") {
+            if index > 0 { try scanner.expect(UInt8(ascii: ","), "a comma or ] between sessions") }
+            try body(try entry(try scanner.value(), index: index))
+            index += 1
+        }
+        try scanner.expect(UInt8(ascii: "]"), "]")
+    }
+
+    private func checkHeader(_ header: [(key: String, value: ExportScanner.Value)], sawSessions: Bool) throws {
+        var text = "{"
+        for member in header {
+            text += JSONWriter.quoted(member.key) + ":" + String(decoding: member.value.bytes, as: UTF8.self) + ","
+        }
+        text += "\"sessions\":[]}"
+        let root: JSONNode
+        do { root = try JSONParser.parse(text) } catch {
+            throw ExportFileError(description: "\(path): invalid JSON in the header: \(error.message)")
+        }
+        guard sawSessions else { throw ExportFileError(description: "\(path): there is no \"sessions\" list; this is not a checkrun export") }
+        try problems(ExportSchema.document.validate(root), at: header.first?.value)
+    }
+
+    private func entry(_ value: ExportScanner.Value, index: Int) throws -> SessionEntry {
+        let node: JSONNode
+        do { node = try JSONParser.parse(bytes: value.bytes) } catch {
+            let line = value.line + error.location.line - 1
+            let column = error.location.line == 1 ? value.column + error.location.column - 1 : error.location.column
+            throw ExportFileError(description: "\(path):\(line):\(column): invalid JSON: \(error.message) (is the file truncated?)")
+        }
+        try problems(ExportSchema.sessionEntry.validate(node), at: value, pointerPrefix: "/sessions/\(index)")
+        guard let entry = SessionEntry(json: node) else {
+            throw ExportFileError(description: "\(path):\(value.line): the session cannot be read")
+        }
+        return entry
+    }
+
+    private func problems(_ violations: [SchemaViolation], at value: ExportScanner.Value?, pointerPrefix: String = "") throws {
+        guard let first = violations.first else { return }
+        let place = value.map { ":\($0.line)" } ?? ""
+        let pointer = pointerPrefix + (first.pointer.description == "/" ? "" : first.pointer.description)
+        let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+        throw ExportFileError(description: "\(path)\(place): \(pointer.isEmpty ? "/" : pointer): \(first.message)\(more); this is not a valid checkrun export")
+    }
+}
