@@ -130,6 +130,21 @@ extension ResultStore {
         }
     }
 
+    /// The attempt number a new result gets, for every check already tried in this release,
+    /// build and device (a check not listed starts at 1): one query for a whole walk.
+    public func nextAttempts(release: String, build: String, device: String) throws -> [String: Int] {
+        var attempts: [String: Int] = [:]
+        try database.forEach(
+            """
+            SELECT r.check_name, count(*) FROM results r JOIN sessions s ON s.id = r.session_id
+            WHERE s.release = ? AND s.build = ? AND s.device = ? GROUP BY r.check_name
+            """, [.text(release), .text(build), .text(device)]
+        ) { row in
+            if let name = row.string(0) { attempts[name] = (row.int(1) ?? 0) + 1 }
+        }
+        return attempts
+    }
+
     /// The attempt number a new result for `check` gets: one more than the results recorded
     /// for the same check, release, build and device so far.
     public func nextAttempt(check: String, release: String, build: String, device: String) throws -> Int {

@@ -31,8 +31,9 @@ public struct Walk: Sendable {
 
     /// - Parameters:
     ///   - results: what the session already holds (latest attempt per check), for resuming.
-    ///   - newAttempt: the attempt number for a check that has no result in this session yet.
-    public init(session: Session, plan: [CheckReference], results existing: [CheckResult], newAttempt: (String) -> Int) {
+    ///   - nextAttempts: the attempt number, by check name, for a check that has no result in
+    ///     this session yet (1 when missing); computed before the walk, so no query runs here.
+    public init(session: Session, plan: [CheckReference], results existing: [CheckResult], nextAttempts: [String: Int]) {
         self.session = session
         self.plan = plan
         // One hash per protocol, not one per check: hashing is the costly part of a long plan.
@@ -40,11 +41,15 @@ public struct Walk: Sendable {
         for reference in plan where hashes[reference.document.id] == nil {
             hashes[reference.document.id] = reference.document.contentHash
         }
+        // The latest attempt of each check, found in one pass: a long plan stays linear.
+        var latest: [String: CheckResult] = [:]
+        for result in existing where result.attempt >= latest[result.check]?.attempt ?? 0 {
+            latest[result.check] = result
+        }
         self.results = plan.map { reference in
-            let matching = existing.filter { $0.check == reference.name }.max { $0.attempt < $1.attempt }
-            var result = matching ?? CheckResult(
+            var result = latest[reference.name] ?? CheckResult(
                 sessionID: session.id, check: reference.name, protocolHash: hashes[reference.document.id] ?? "",
-                attempt: newAttempt(reference.name), outcomeCount: reference.check.expected.count)
+                attempt: nextAttempts[reference.name] ?? 1, outcomeCount: reference.check.expected.count)
             while result.outcomes.count < reference.check.expected.count { result.outcomes.append(nil) }
             return result
         }

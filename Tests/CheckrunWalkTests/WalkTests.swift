@@ -21,7 +21,7 @@ import Testing
     static var plan: [CheckReference] { document.checks.map { CheckReference(document: document, check: $0) } }
 
     func makeWalk(results: [CheckResult] = []) -> Walk {
-        Walk(session: Session(release: "1", build: "2", plan: Self.plan.map(\.name)), plan: Self.plan, results: results) { _ in 1 }
+        Walk(session: Session(release: "1", build: "2", plan: Self.plan.map(\.name)), plan: Self.plan, results: results, nextAttempts: [:])
     }
 
     /// Feeds answers at the given clock readings and collects what was said and saved.

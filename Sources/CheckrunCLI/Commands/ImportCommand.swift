@@ -62,13 +62,19 @@ struct ImportCommand: CheckrunCommand {
                     failures += problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
                     continue
                 }
+                if !dryRun && FileManager.default.fileExists(atPath: path) {
+                    do { _ = try AtomicFile.checkedTarget(path) } catch let failure as CommandFailure {
+                        failures.append(failure.message)
+                        continue
+                    }
+                }
                 if !dryRun && !force && FileManager.default.fileExists(atPath: path) {
                     failures.append("\(path) exists already; pass --force to overwrite it, or --out DIR to write elsewhere")
                     continue
                 }
                 planned.append((path, result))
             } catch {
-                failures.append(error.description)
+                failures.append("\(error)")
             }
         }
 

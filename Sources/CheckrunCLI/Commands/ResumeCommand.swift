@@ -42,9 +42,8 @@ struct ResumeCommand: CheckrunCommand {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
         let results = try store.results(inSession: session.id)
-        let walk = Walk(session: session, plan: plan, results: results) { name in
-            (try? store.nextAttempt(check: name, release: session.release, build: session.build, device: session.device)) ?? 1
-        }
+        let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
+        let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts)
         let done = walk.doneCount
         context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
         var runner = WalkRunner(walk: walk, store: store, context: context)

@@ -50,9 +50,8 @@ struct RunCommand: CheckrunCommand {
         try store.insert(session)
         context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databasePath).")
         context.print("Type ? at any prompt for the keys.")
-        let walk = Walk(session: session, plan: checks, results: []) { name in
-            (try? store.nextAttempt(check: name, release: release, build: build, device: session.device)) ?? 1
-        }
+        let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
+        let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts)
         var runner = WalkRunner(walk: walk, store: store, context: context)
         return try runner.run()
     }

@@ -56,12 +56,15 @@ struct WalkRunner {
                 if terminal == nil { context.print("> " + DisplayText.preview(line, limit: 500)) }
             }
             let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime)
+            // Every save commits before anything is said: no line may announce an answer as
+            // kept while its commit could still fail.
+            for case .save(let result) in events { try save(result) }
             var stop: Ending?
             for event in events {
                 switch event {
                 case .say(let line): context.print(line)
                 case .hint(let line): context.print(context.out.dim(line))
-                case .save(let result): try save(result)
+                case .save: break
                 case .quit: stop = .quit
                 case .finished: stop = .finished
                 }

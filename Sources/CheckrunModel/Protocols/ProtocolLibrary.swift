@@ -2,9 +2,18 @@ import Foundation
 
 /// The protocols of one folder, loaded and linted together.
 public struct ProtocolLibrary: Sendable {
-    public var documents: [ProtocolDocument]
+    public var documents: [ProtocolDocument] {
+        didSet { indexCache = IndexCache() }
+    }
     public var problems: [LintProblem]
     public var directory: String
+    private var indexCache = IndexCache()
+
+    public init(documents: [ProtocolDocument], problems: [LintProblem], directory: String) {
+        self.documents = documents
+        self.problems = problems
+        self.directory = directory
+    }
 
     /// Why a set of protocol files could not even be listed.
     public struct LoadError: Error, Sendable, CustomStringConvertible {
@@ -49,14 +58,18 @@ public struct ProtocolLibrary: Sendable {
         documents.flatMap { document in document.checks.map { CheckReference(document: document, check: $0) } }
     }
 
-    /// Resolves `protocol/check` (or a bare check id that is unique) to a check.
+    /// Resolves `protocol/check` (or a bare check id that is unique) to a check. Looked up
+    /// through an index, so resolving every check of a large session stays linear.
     public func check(named name: String) -> CheckReference? {
-        let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
-        if parts.count == 2 {
-            return allChecks.first { $0.document.id == parts[0] && $0.check.id == parts[1] }
-        }
-        let matches = allChecks.filter { $0.check.id == name }
-        return matches.count == 1 ? matches[0] : nil
+        index.check(named: name, in: documents)
+    }
+
+    /// The positions of every check by name, built once per set of documents.
+    private var index: CheckIndex {
+        if let cached = indexCache.value { return cached }
+        let built = CheckIndex(documents)
+        indexCache.value = built
+        return built
     }
 
     /// The closest known protocol or check names, for "did you mean" hints.
@@ -83,4 +96,39 @@ public struct CheckReference: Sendable, Equatable {
     public var name: String { "\(document.id)/\(check.id)" }
 
     public var criteria: [String] { document.criteria(for: check) }
+}
+
+/// Where each check sits among a library's documents, by full name and by bare check id.
+struct CheckIndex: Sendable {
+    private var byName: [String: (document: Int, check: Int)] = [:]
+    /// A bare id found in more than one protocol maps to nil: it is ambiguous.
+    private var byBareID: [String: (document: Int, check: Int)?] = [:]
+
+    init(_ documents: [ProtocolDocument]) {
+        for (documentIndex, document) in documents.enumerated() {
+            for (checkIndex, check) in document.checks.enumerated() {
+                let place = (documentIndex, checkIndex)
+                if byName["\(document.id)/\(check.id)"] == nil { byName["\(document.id)/\(check.id)"] = place }
+                if byBareID[check.id] == nil { byBareID[check.id] = .some(place) } else { byBareID[check.id] = .some(nil) }
+            }
+        }
+    }
+
+    func check(named name: String, in documents: [ProtocolDocument]) -> CheckReference? {
+        let place = name.contains("/") ? byName[name] : (byBareID[name] ?? nil)
+        guard let place, place.document < documents.count, place.check < documents[place.document].checks.count else { return nil }
+        return CheckReference(document: documents[place.document], check: documents[place.document].checks[place.check])
+    }
+}
+
+/// Holds a library's index once built; shared by copies of the library, which is safe because
+/// any change to the documents replaces the cache.
+final class IndexCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: CheckIndex?
+
+    var value: CheckIndex? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }
