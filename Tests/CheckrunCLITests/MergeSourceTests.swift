@@ -1,0 +1,166 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Merge reads its sources through SQLite, as any reader of those files would, and refuses a
+/// source that would change what another session recorded.
+@Suite struct MergeSourceTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input)
+    }
+
+    func sessionCount(_ path: String) throws -> Int {
+        try ResultStore(path: path, access: .existingOnly).database.scalarInt("SELECT count(*) FROM sessions") ?? -1
+    }
+
+    @Test func answersStillInTheWriteAheadLogAreMerged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A writer that keeps its connection open: its answers sit in ana.sqlite-wal.
+        let writer = try ResultStore(path: folder.path("ana.sqlite"))
+        try writer.database.execute("PRAGMA wal_autocheckpoint = 0")
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"])
+        try writer.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
+        result.verdict = .fail
+        try writer.save(result)
+        #expect(FileManager.default.fileExists(atPath: folder.path("ana.sqlite-wal")))
+        let merged = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.contains("added 1 session"), "\(merged.stdout)")
+        #expect(try sessionCount(folder.path("team.sqlite")) == 1)
+        writer.database.close()
+    }
+
+    @Test func aSourceInAReadOnlyFolderMergesAndNothingIsLeftBesideIt() throws {
+        let folder = try TemporaryFolder()
+        defer { chmod(folder.path("share"), 0o755); folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("share"), withIntermediateDirectories: true)
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", "share/ana.sqlite"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path("share")).sorted()
+        #expect(before == ["ana.sqlite"])
+        // Writable folder: the source's connection cleans up after itself.
+        var merged = try checkrun(["merge", "share/ana.sqlite", "--db", "mine.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("share")).sorted() == before)
+        // A share the user cannot write (root ignores permissions, so the test drops to nobody
+        // where it can; otherwise the read-only file mode stands in).
+        chmod(folder.path("share/ana.sqlite"), 0o444)
+        chmod(folder.path("share"), 0o555)
+        merged = try checkrun(["merge", "share/ana.sqlite", "--db", "other.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.contains("added 1 session"), "\(merged.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("share")).sorted() == before, "no -wal or -shm beside the source")
+    }
+
+    @Test func aSourceBeingWrittenIsWaitedForNotRefusedAsBusy() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", "ana.sqlite"], in: folder).status == 0)
+        // Another process holds the source's write lock (and an exclusive lock) for a moment.
+        let blocker = try Database(path: folder.path("ana.sqlite"))
+        try blocker.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;")
+        let held = Held(blocker)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { try? held.database.execute("COMMIT; PRAGMA locking_mode = NORMAL;"); held.database.close() }
+        let merged = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(!merged.stderr.contains("busy"))
+    }
+
+    @Test func anErrorAboutAnOlderSourceNamesTheUsersFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", "old.sqlite"], in: folder).status == 0)
+        let raw = try Database(path: folder.path("old.sqlite"))
+        try raw.execute(OlderSchema.version2)
+        try raw.execute("UPDATE sessions SET tester = 'forged'")
+        raw.close()
+        let merged = try checkrun(["merge", "old.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 1)
+        #expect(merged.stderr.contains("old.sqlite: session"), "\(merged.stderr)")
+        #expect(!merged.stderr.contains("checkrun-merge-"), "no scratch copy is named: \(merged.stderr)")
+    }
+
+    /// Exports whose records name results of other sessions, crafted by hand.
+    @Test func aRecordClaimingAnotherSessionsResultIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (verdict, device) in [("fail", "iPhone"), ("pass", "iPad")] {
+            #expect(try checkrun(["record", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", verdict,
+                                  "--device", device, "--db", "team.sqlite"] + (verdict == "fail" ? ["--notes", "Delete fired"] : []), in: folder).status == 0)
+        }
+        let store = try ResultStore(path: folder.path("team.sqlite"), access: .existingOnly)
+        let ids = try store.database.query("SELECT r.id, r.session_id FROM results r JOIN sessions s ON s.id = r.session_id ORDER BY s.device DESC") { ($0.string(0) ?? "", $0.string(1) ?? "") }
+        let failing = ids[0], passing = ids[1]
+        // An attacker's session whose record payload carries the failing result's id.
+        let session = Session(release: "2.4", build: "1", plan: ["tiny-target/touch-one-hand"])
+        var forged = CheckResult(id: UUID(uuidString: failing.0) ?? UUID(), sessionID: session.id, check: "tiny-target/touch-one-hand",
+                                 protocolHash: "h", attempt: 1, outcomeCount: 2)
+        forged.verdict = .pass
+        for recordResultID in [forged.id, UUID(uuidString: passing.0) ?? UUID()] {
+            let record = Record(sessionID: session.id, sequence: 1, resultID: recordResultID, kind: .answer, reason: nil,
+                                payload: forged.payload, recordedAt: Date(), previousHash: session.digest)
+            let crafted = "craft-\(UUID().uuidString).sqlite"
+            let other = try ResultStore(path: folder.path(crafted))
+            try other.insert(session)
+            try other.database.run(
+                "INSERT INTO records (session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash) VALUES (?, 1, ?, 'answer', NULL, ?, ?, ?, ?)",
+                [.text(session.id.uuidString), .text(record.resultID.uuidString), .text(record.payload), .real(0), .text(record.previousHash), .text(record.hash)])
+            other.database.close()
+            let merged = try checkrun(["merge", crafted, "--db", "team.sqlite"], in: folder)
+            #expect(merged.status == 1, "\(merged.stdout)")
+            #expect(merged.stderr.contains("belongs to session") || merged.stderr.contains("but holds result"), "\(merged.stderr)")
+            let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure", "--db", "team.sqlite"], in: folder)
+            #expect(gate.status == 3, "the failing result still fails the gate")
+            #expect(try store.database.scalarInt("SELECT count(*) FROM sessions") == 2, "nothing was written")
+        }
+    }
+
+    @Test func anExportOnOneLineMergesInTimeProportionalToItsSize() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try ResultStore(path: folder.path("big.sqlite"))
+        try source.batch {
+            for index in 0..<3_000 {
+                let session = Session(release: "1", build: "1", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: Double(index)))
+                try source.insert(session)
+                var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
+                result.verdict = .pass
+                result.notes = "note \(index), with \"quotes\", {braces} and [brackets]"
+                try source.save(result)
+            }
+        }
+        var text = ""
+        _ = try source.export(release: nil) { text += $0 }
+        let oneLine = text.replacingOccurrences(of: "\n", with: "")
+        try folder.write("one-line.json", oneLine)
+        let started = Date()
+        let merged = try checkrun(["merge", "one-line.json", "--db", "team.sqlite"], in: folder)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.contains("added 3000 sessions"), "\(merged.stdout)")
+        #expect(seconds < 30, "\(seconds) s")
+        // Sorted keys put "sessions" before "version": still read, header checked at the end.
+        let sorted = String(oneLine.replacingOccurrences(of: "\"version\": 1, ", with: "").dropLast(2)) + "], \"version\": 1}"
+        try folder.write("sorted.json", sorted)
+        let again = try checkrun(["merge", "sorted.json", "--db", "team.sqlite"], in: folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("nothing new"), "\(again.stdout)")
+        try folder.write("truncated.json", String(oneLine.prefix(oneLine.count / 2)))
+        let truncated = try checkrun(["merge", "truncated.json", "--db", "fresh.sqlite"], in: folder)
+        #expect(truncated.status == 1)
+        #expect(truncated.stderr.contains("truncated"), "\(truncated.stderr)")
+        #expect(try sessionCount(folder.path("fresh.sqlite")) == 0, "a bad source writes nothing")
+    }
+}
+
+/// Hands a blocking connection to the thread that releases it; only that thread uses it then.
+final class Held: @unchecked Sendable {
+    let database: Database
+    init(_ database: Database) { self.database = database }
+}
