@@ -1,0 +1,125 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// SIGKILL at random moments: whatever a command said it saved is there, the chains verify,
+/// and no half of anything is left (a session without its result, half a merged session).
+@Suite(.serialized) struct KillTests {
+    let protocols = Repository.path("protocols")
+
+    /// Runs checkrun, kills it after a random delay up to `within` seconds (unless it ended
+    /// first), and returns what it had printed.
+    func runAndKill(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil, within: Double) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Checkrun.executable)
+        process.arguments = arguments + ["--protocols", protocols]
+        process.currentDirectoryURL = folder.url
+        let output = Pipe(), inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try? inputPipe.fileHandleForWriting.close()
+        usleep(UInt32(Double.random(in: 0...within) * 1_000_000))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    func store(_ folder: TemporaryFolder, _ name: String = "checkrun.sqlite") throws -> ResultStore {
+        try ResultStore(path: folder.path(name), access: .existingOnly)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func recordKilledAtRandom() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var reported = 0
+        for _ in 0..<50 {
+            let output = try runAndKill(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"], in: folder, within: 0.06)
+            if output.contains("Recorded") { reported += 1 }
+            guard FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")) else { continue }
+            let store = try store(folder)
+            #expect(try store.verify().problems.isEmpty)
+            #expect(try store.database.scalarInt("SELECT count(*) FROM sessions WHERE id NOT IN (SELECT session_id FROM results)") == 0,
+                    "a session without its result")
+            #expect(try store.database.scalarInt("SELECT count(*) FROM results") ?? 0 >= reported)
+        }
+        let store = try store(folder)
+        let attempts = try store.database.query("SELECT attempt FROM results ORDER BY attempt") { $0.int(0) ?? 0 }
+        #expect(attempts == Array(1...max(attempts.count, 1)).prefix(attempts.count).map { $0 }, "attempts are numbered without gaps or repeats")
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func aPipedWalkKilledAtRandom() throws {
+        let answers = String(repeating: "t 3\np\np\n\nt 3\n10\np\n\nt 3\np\n\n", count: 1)
+        for _ in 0..<50 {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let output = try runAndKill(["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"], in: folder, input: answers, within: 0.25)
+            let reported = output.components(separatedBy: "\nResult: ").count - 1
+            guard FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")) else {
+                #expect(reported == 0)
+                continue
+            }
+            let store = try store(folder)
+            #expect(try store.verify().problems.isEmpty)
+            let judged = try store.database.scalarInt("SELECT count(*) FROM results WHERE verdict IS NOT NULL") ?? 0
+            #expect(judged >= reported, "\(reported) results announced, \(judged) saved")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(4)))
+    func mergeKilledAtRandomKeepsWholeSessionsAndCompletesWhenRunAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try ResultStore(path: folder.path("source.sqlite"))
+        try source.batch {
+            for index in 0..<2_000 {
+                let session = Session(release: "1", build: "1", plan: ["p/a", "p/b"], startedAt: Date(timeIntervalSince1970: Double(index)))
+                try source.insert(session)
+                for check in ["p/a", "p/b"] {
+                    var result = CheckResult(sessionID: session.id, check: check, protocolHash: "h", attempt: 1, outcomeCount: 1)
+                    result.verdict = .pass
+                    try source.save(result)
+                }
+            }
+        }
+        source.database.close()
+        for round in 0..<50 {
+            let target = "target\(round % 5).sqlite"
+            _ = try runAndKill(["merge", "source.sqlite", "--db", target], in: folder, within: 1.0)
+            guard FileManager.default.fileExists(atPath: folder.path(target)) else { continue }
+            let store = try store(folder, target)
+            #expect(try store.verify().problems.isEmpty)
+            let partial = try store.database.scalarInt(
+                "SELECT count(*) FROM sessions s WHERE (SELECT count(*) FROM records r WHERE r.session_id = s.id) <> 2")
+            #expect(partial == 0, "round \(round): a session landed without all its records")
+        }
+        for index in 0..<5 {
+            let completed = try Checkrun.run(["merge", "source.sqlite", "--db", "target\(index).sqlite"], in: folder.path)
+            #expect(completed.status == 0, "\(completed.stderr)")
+            #expect(try store(folder, "target\(index).sqlite").database.scalarInt("SELECT count(*) FROM results") == 4_000)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func amendKilledAtRandom() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--protocols", protocols], in: folder.path).status == 0)
+        var reported = 0
+        for round in 0..<50 {
+            let output = try runAndKill(["amend", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--notes", "round \(round)", "--reason", "kill test"], in: folder, within: 0.06)
+            if output.contains("Amended") { reported += 1 }
+            let store = try store(folder)
+            #expect(try store.verify().problems.isEmpty)
+            let amends = try store.database.scalarInt("SELECT count(*) FROM records WHERE kind = 'amend'") ?? 0
+            #expect(amends >= reported, "\(reported) amendments announced, \(amends) recorded")
+            #expect(try store.database.scalarInt("SELECT amendments FROM results") == amends)
+        }
+    }
+}
