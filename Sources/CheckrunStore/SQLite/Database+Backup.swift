@@ -9,10 +9,14 @@ extension Database {
             throw StoreError("cannot copy \(name) to bring it up to date: \(String(cString: sqlite3_errmsg(target.rawHandle)))")
         }
         var status: Int32
+        var waited = 0
         repeat {
             status = sqlite3_backup_step(backup, 4096)
-            if status == SQLITE_BUSY || status == SQLITE_LOCKED { sqlite3_sleep(5) }
-        } while status == SQLITE_OK || status == SQLITE_BUSY || status == SQLITE_LOCKED
+            if status == SQLITE_BUSY || status == SQLITE_LOCKED {
+                waited += 5
+                sqlite3_sleep(5)
+            }
+        } while status == SQLITE_OK || ((status == SQLITE_BUSY || status == SQLITE_LOCKED) && waited < Database.busySeconds * 1000)
         sqlite3_backup_finish(backup)
         guard status == SQLITE_DONE else {
             throw StoreError("cannot copy \(name) to bring it up to date: \(String(cString: sqlite3_errstr(status)))", code: status)
