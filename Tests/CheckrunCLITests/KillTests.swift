@@ -123,3 +123,31 @@ import Testing
         }
     }
 }
+
+/// A disk that fills in the middle of a walk: nothing is announced as saved that was not.
+@Suite struct FullDiskWalkTests {
+    @Test(.timeLimit(.minutes(2)))
+    func noAnswerIsAnnouncedBeforeItsCommitReturned() throws {
+        let protocols = Repository.path("protocols")
+        var sawAFailedSave = false
+        for limit in stride(from: 56, through: 200, by: 8) {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            #expect(try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--protocols", protocols], in: folder.path).status == 0)
+            // The file size limit makes writes past it fail, as a full disk does.
+            let run = try Subprocess.run("/bin/sh", ["-c", "ulimit -f \(limit); printf 't 1:05\\n9\\nf Delete fired\\nthe notes\\nq\\n' | exec \"$0\" run --release 2.4 --build 311 --check tiny-target/touch-one-hand --protocols \"$1\"", Checkrun.executable, protocols], in: folder.path)
+            guard run.stderr.contains("could not save the last answer") else { continue }
+            sawAFailedSave = true
+            let lines = run.stdout.split(separator: "\n")
+            let announced = lines.filter { $0.hasPrefix("Time: ") || $0.hasPrefix("Expected 1: ") || $0.hasPrefix("Expected 2: ") || $0.hasPrefix("Notes saved") }.count
+            let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+            let saved = try store.database.scalarInt("""
+                SELECT (SELECT count(*) FROM stopwatch_events e JOIN results r ON r.id = e.result_id JOIN sessions s ON s.id = r.session_id WHERE s.release = '2.4')
+                     + (SELECT count(*) FROM outcome_answers o JOIN results r ON r.id = o.result_id JOIN sessions s ON s.id = r.session_id WHERE s.release = '2.4')
+                     + (SELECT count(*) FROM results r JOIN sessions s ON s.id = r.session_id WHERE s.release = '2.4' AND r.notes_answered_at IS NOT NULL)
+                """) ?? 0
+            #expect(announced <= saved, "limit \(limit): \(announced) answers announced, \(saved) saved\n\(run.stdout)")
+        }
+        #expect(sawAFailedSave, "some limit made a save fail mid-walk")
+    }
+}
