@@ -17,6 +17,11 @@ public struct VerificationReport: Sendable {
     public var sessions = 0
     public var records = 0
     public var problems: [VerificationProblem] = []
+    /// Problems of the file itself, from SQLite's own check.
+    public var fileProblems: [String] = []
+
+    /// Whether nothing at all was found.
+    public var isClean: Bool { problems.isEmpty && fileProblems.isEmpty }
 }
 
 extension CheckResult {
@@ -36,14 +41,22 @@ extension ResultStore {
     /// Reads session by session, so memory stays flat.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
+        // The file itself first: a damaged index can hide a result from one query and show it
+        // to another, whatever the chains say.
+        let soundness = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
+        if soundness != ["ok"] {
+            report.fileProblems = soundness.prefix(5).map { "the file is damaged (SQLite: \($0))" }
+        }
         let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(uuidString:)) }
         for case let sessionID? in sessions {
             report.sessions += 1
             guard let session = try session(id: sessionID) else { continue }
             var expected = (sequence: 0, hash: session.digest)
             var latest: [UUID: Record] = [:]
+            var recordCount = 0
             try forEachRecord(inSession: sessionID) { record in
                 report.records += 1
+                recordCount += 1
                 if report.records % 10_000 == 0 { progress?(report.records) }
                 if !record.isIntact {
                     report.problems.append(VerificationProblem(session: sessionID, sequence: record.sequence,
@@ -60,6 +73,10 @@ extension ResultStore {
                 }
                 expected = (record.sequence, record.hash)
                 latest[record.resultID] = record
+            }
+            if recordCount == 0 {
+                report.problems.append(VerificationProblem(session: sessionID, sequence: nil,
+                    message: "the session has no records: it was added or emptied behind checkrun's back"))
             }
             let tables = try results(inSession: sessionID)
             for result in tables {

@@ -85,7 +85,7 @@ import Testing
         #expect(report.stdout.contains("- Evidence digest: `"))
 
         let verified = try checkrun(["verify", "--db", "team.sqlite"], in: folder)
-        #expect(verified.stdout.contains("Verified: 19 records in 2 sessions; every chain is intact."))
+        #expect(verified.stdout.contains("Verified: 19 records in 2 sessions; every chain is intact and the file is sound."))
         let shell = try Subprocess.run("/usr/bin/env", ["sqlite3", folder.path("team.sqlite"),
             "UPDATE results SET notes = 'nothing happened' WHERE notes IS NOT NULL AND notes <> ''; DELETE FROM records WHERE sequence = 2"])
         if shell.status == 0 {

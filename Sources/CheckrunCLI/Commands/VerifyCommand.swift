@@ -1,3 +1,4 @@
+import CheckrunModel
 import CheckrunStore
 
 /// `checkrun verify`: recompute every session's chain and name what changed behind checkrun's back.
@@ -17,13 +18,15 @@ struct VerifyCommand: CheckrunCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore(.existingOnly)
         let report = try store.verify { count in context.printError("Verified \(count) records…") }
-        for problem in report.problems { context.print(problem.description) }
+        for problem in report.fileProblems { context.print(problem) }
+        for problem in report.problems { context.print(DisplayText.neutralised(problem.description)) }
         let counts = "\(report.records) record\(report.records == 1 ? "" : "s") in \(report.sessions) session\(report.sessions == 1 ? "" : "s")"
-        if report.problems.isEmpty {
-            context.print("Verified: \(counts); every chain is intact.")
+        if report.isClean {
+            context.print("Verified: \(counts); every chain is intact and the file is sound.")
             return 0
         }
-        context.print("Verification failed: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(counts).")
+        let count = report.problems.count + report.fileProblems.count
+        context.print("Verification failed: \(count) problem\(count == 1 ? "" : "s") in \(counts).")
         return 1
     }
 }
