@@ -46,3 +46,48 @@ import Testing
         #expect(!report.isClean)
     }
 }
+
+/// The connection's own promises: a query run inside its own loop, and errors that say which SQL failed.
+@Suite struct DatabaseConnectionTests {
+    @Test func theSameQueryInsideItsOwnLoopDoesNotResetTheOuterOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = try Database(path: folder.path("db.sqlite"))
+        try database.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);")
+        var outer: [Int] = []
+        try database.forEach("SELECT x FROM t ORDER BY x") { row in
+            outer.append(row.int(0) ?? 0)
+            _ = try database.query("SELECT x FROM t ORDER BY x") { $0.int(0) }
+        }
+        #expect(outer == [1, 2, 3])
+    }
+
+    @Test func aFailedStatementCarriesItsSQLAndCode() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = try Database(path: folder.path("db.sqlite"))
+        try database.execute("CREATE TABLE t (x INTEGER UNIQUE); INSERT INTO t VALUES (1);")
+        do {
+            try database.run("INSERT INTO t VALUES (?)", [.integer(1)])
+            Issue.record("the duplicate was accepted")
+        } catch {
+            #expect(error.sql == "INSERT INTO t VALUES (?)")
+            #expect((error.code ?? 0) & 0xFF == 19, "SQLITE_CONSTRAINT")
+        }
+    }
+
+    @Test func anInnerFailureCaughtByTheCallerUndoesOnlyItsOwnWrites() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = try Database(path: folder.path("db.sqlite"))
+        try database.execute("CREATE TABLE t (x INTEGER UNIQUE)")
+        try database.transaction {
+            try database.run("INSERT INTO t VALUES (1)")
+            _ = try? database.transaction {
+                try database.run("INSERT INTO t VALUES (2)")
+                try database.run("INSERT INTO t VALUES (1)")
+            }
+        }
+        #expect(try database.query("SELECT x FROM t") { $0.int(0) } == [1], "the inner part's 2 was undone, the outer 1 kept")
+    }
+}

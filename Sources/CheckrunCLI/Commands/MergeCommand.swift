@@ -48,10 +48,10 @@ struct MergeCommand: CheckrunCommand {
         var lastProgress = Date()
         let summaries: [MergeSummary]
         do {
-            summaries = try store.merge(from: sources) { name, done in
+            summaries = try store.merge(from: sources) { progress in
                 guard Date().timeIntervalSince(lastProgress) > 1 else { return }
                 lastProgress = Date()
-                context.printError("Merging \(name): \(done) records…")
+                context.printError("\(progress.writing ? "Merging" : "Checking") \(progress.source): \(progress.records) records…")
             }
         } catch let conflict as MergeConflict {
             throw CommandFailure("\(conflict.description). \(context.databasePath) is unchanged.")

@@ -12,6 +12,13 @@ public struct MergeSummary: Sendable, Equatable {
     public init() {}
 }
 
+/// How far a merge has got: records checked (first pass) or written (second pass) of one source.
+public struct MergeProgress: Sendable {
+    public var source: String
+    public var records: Int
+    public var writing: Bool
+}
+
 /// A session that exists on both sides with different content: nothing is overwritten.
 public struct MergeConflict: Error, CustomStringConvertible {
     public var description: String
@@ -54,12 +61,17 @@ extension ResultStore {
     /// stopped at any moment, the database holds whole sessions only, and the same merge run
     /// again completes it. A session already here gains only the records it lacks.
     public func merge(
-        from sources: [any SessionSource], batchSeconds: TimeInterval = 0.5, progress: ((String, Int) -> Void)? = nil
+        from sources: [any SessionSource], batchSeconds: TimeInterval = 0.5, progress: ((MergeProgress) -> Void)? = nil
     ) throws -> [MergeSummary] {
         try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID")
         defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims") }
         for source in sources {
-            try source.forEachEntry { entry in try checkBeforeMerge(entry, source: source.name) }
+            var checked = 0
+            try source.forEachEntry { entry in
+                try checkBeforeMerge(entry, source: source.name)
+                checked += entry.records.count
+                progress?(MergeProgress(source: source.name, records: checked, writing: false))
+            }
         }
         var summaries: [MergeSummary] = []
         for source in sources {
@@ -69,7 +81,7 @@ extension ResultStore {
                 try source.forEachEntry { entry in
                     try mergeEntry(entry, source: source.name, into: &summary)
                     seen += entry.records.count
-                    progress?(source.name, seen)
+                    progress?(MergeProgress(source: source.name, records: seen, writing: true))
                     try boundary()
                 }
             }

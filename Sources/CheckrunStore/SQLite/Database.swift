@@ -114,7 +114,13 @@ public final class Database {
         return "cannot open the database \(path): \(sqliteMessage)"
     }
 
-    private func error(_ status: Int32, _ context: String) -> StoreError {
+    private func error(_ status: Int32, _ context: String, sql: String? = nil) -> StoreError {
+        var error = describe(status, context)
+        error.sql = sql
+        return error
+    }
+
+    private func describe(_ status: Int32, _ context: String) -> StoreError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
         let path = name
         let primary = status & 0xFF
@@ -141,20 +147,35 @@ public final class Database {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         if let message { sqlite3_free(message) }
-        if status != SQLITE_OK { throw error(status, "SQL failed") }
+        if status != SQLITE_OK { throw error(status, "SQL failed", sql: sql) }
     }
 
-    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+    /// A prepared statement for `sql`, and whether it belongs to the cache. A cached statement
+    /// still being stepped (the same query run inside its own loop) is never reset under its
+    /// reader: a fresh one is prepared instead, and finalized by `release`.
+    private func prepared(_ sql: String) throws(StoreError) -> (statement: OpaquePointer, cached: Bool) {
         if let statement = statements[sql] {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-            return statement
+            if sqlite3_stmt_busy(statement) == 0 {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+                return (statement, true)
+            }
+            return (try prepareStatement(sql), false)
         }
+        let statement = try prepareStatement(sql)
+        statements[sql] = statement
+        return (statement, true)
+    }
+
+    private func prepareStatement(_ sql: String) throws(StoreError) -> OpaquePointer {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard status == SQLITE_OK, let statement else { throw error(status, "cannot prepare SQL") }
-        statements[sql] = statement
+        guard status == SQLITE_OK, let statement else { throw error(status, "cannot prepare SQL", sql: sql) }
         return statement
+    }
+
+    private func release(_ prepared: (statement: OpaquePointer, cached: Bool)) {
+        if prepared.cached { sqlite3_reset(prepared.statement) } else { sqlite3_finalize(prepared.statement) }
     }
 
     private func bind(_ values: [SQLValue], to statement: OpaquePointer) throws(StoreError) {
@@ -175,22 +196,24 @@ public final class Database {
 
     /// Runs one statement that returns no rows.
     public func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
-        let statement = try prepared(sql)
-        defer { sqlite3_reset(statement) }
+        let prepared = try prepared(sql)
+        let statement = prepared.statement
+        defer { release(prepared) }
         try bind(values, to: statement)
         let status = sqlite3_step(statement)
-        if status != SQLITE_DONE && status != SQLITE_ROW { throw error(status, "SQL failed") }
+        if status != SQLITE_DONE && status != SQLITE_ROW { throw error(status, "SQL failed", sql: sql) }
     }
 
     /// Runs a query and hands each row to `read`, streaming: rows are not gathered first.
     public func forEach(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> Void) throws {
-        let statement = try prepared(sql)
-        defer { sqlite3_reset(statement) }
+        let prepared = try prepared(sql)
+        let statement = prepared.statement
+        defer { release(prepared) }
         try bind(values, to: statement)
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else { throw error(status, "query failed") }
+            guard status == SQLITE_ROW else { throw error(status, "query failed", sql: sql) }
             try read(Row(statement: statement))
         }
     }

@@ -3,10 +3,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// SQLite's result code, when SQLite reported the problem.
     public var code: Int32?
+    /// The statement that failed, for whoever debugs it (never shown to a tester).
+    public var sql: String?
 
-    public init(_ message: String, code: Int32? = nil) {
+    public init(_ message: String, code: Int32? = nil, sql: String? = nil) {
         self.message = message
         self.code = code
+        self.sql = sql
     }
 
     public var description: String { message }
