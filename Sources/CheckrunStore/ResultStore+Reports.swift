@@ -53,13 +53,14 @@ extension ResultStore {
         try database.query("SELECT build FROM sessions WHERE release = ? GROUP BY build ORDER BY min(started_at)", [.text(release)]) { $0.string(0) ?? "" }
     }
 
-    /// The distinct testers and devices of a release (or one build), sorted.
+    /// The distinct testers and devices of a release (or one build), sorted: only of sessions
+    /// with at least one record, so a session row added by hand names no one in a report.
     public func participants(release: String, build: String?) throws -> (testers: [String], devices: [String]) {
         let testers = try database.query(
-            "SELECT DISTINCT tester FROM sessions WHERE release = ?1 AND (?2 IS NULL OR build = ?2) AND tester <> '' ORDER BY tester",
+            "SELECT DISTINCT tester FROM sessions s WHERE release = ?1 AND (?2 IS NULL OR build = ?2) AND tester <> '' AND EXISTS (SELECT 1 FROM records r WHERE r.session_id = s.id) ORDER BY tester",
             [.text(release), SQLValue(build)]) { $0.string(0) ?? "" }
         let devices = try database.query(
-            "SELECT DISTINCT device FROM sessions WHERE release = ?1 AND (?2 IS NULL OR build = ?2) ORDER BY device",
+            "SELECT DISTINCT device FROM sessions s WHERE release = ?1 AND (?2 IS NULL OR build = ?2) AND EXISTS (SELECT 1 FROM records r WHERE r.session_id = s.id) ORDER BY device",
             [.text(release), SQLValue(build)]) { $0.string(0) ?? "" }
         return (testers, devices)
     }
