@@ -117,4 +117,13 @@ import Testing
     @Test func aMissingFileIsAClearError() {
         #expect(throws: ProtocolLibrary.LoadError.self) { try ProtocolLibrary.load(directory: "/no/such/folder") }
     }
+
+    @Test(arguments: ["\"atLeast\": 10", "\"outOf\": 10"])
+    func aWholeNumberBeyond64BitsIsRefusedWithItsPointer(field: String) throws {
+        let name = field.split(separator: "\"")[0]
+        let text = Self.valid.replacingOccurrences(of: field, with: "\"\(name)\": 99999999999999999999")
+        let found = problems(text)
+        #expect(found.contains { $0.description.contains("/checks/0/expected/0/\(name): 1e+20 is too large for a whole number") }, "\(found)")
+        #expect(problems(Self.valid.replacingOccurrences(of: field, with: "\"\(name)\": 10.0")).isEmpty, "10.0 is still a whole number")
+    }
 }

@@ -177,6 +177,12 @@ public struct JSONSchema: Sendable {
 
         if let type = schema["type"] {
             let allowed = type.stringValue.map { [$0] } ?? (type.arrayValue ?? []).compactMap(\.stringValue)
+            if allowed == ["integer"], case .number(let number) = instance.value, number.rounded() == number, Int(exactly: number) == nil {
+                // A whole number beyond 64 bits parses as a double; read as an integer it
+                // would be dropped, so it is refused here, where the pointer can be given.
+                report("\(show(instance)) is too large for a whole number here (at most \(Int.max))\(Self.hint(description))", instance, pointer, &violations)
+                return
+            }
             if !allowed.contains(where: { matches(instance.value, type: $0) }) {
                 let expected = allowed.map(Self.spoken(type:)).joined(separator: " or ")
                 report("expected \(expected), found \(instance.value.spokenType)\(Self.hint(description))", instance, pointer, &violations)
@@ -347,7 +353,7 @@ public struct JSONSchema: Sendable {
         switch (type, value) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object): return true
         case ("number", .integer), ("number", .number), ("integer", .integer): return true
-        case ("integer", .number(let number)): return number.rounded() == number
+        case ("integer", .number(let number)): return number.rounded() == number && Int(exactly: number) != nil
         default: return false
         }
     }
@@ -370,7 +376,7 @@ public struct JSONSchema: Sendable {
     }
 
     private func format(_ number: Double) -> String {
-        number.rounded() == number ? String(Int(number)) : String(number)
+        number.rounded() == number ? (Int(exactly: number).map(String.init) ?? String(number)) : String(number)
     }
 
     private func report(_ message: String, _ node: JSONNode, _ pointer: JSONPointer, _ violations: inout [SchemaViolation]) {
