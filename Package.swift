@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CheckrunReports", dependencies: ["CheckrunModel", "CheckrunStore"]),
 
         // Raw mode, keys, colour and signals: everything that knows about a terminal.
-        .target(name: "CheckrunTerminal"),
+        .target(name: "CheckrunTerminal", dependencies: ["CheckrunModel"]),
 
         // Command definitions, argument parsing and wiring; the executable only calls in.
         .target(name: "CheckrunCLI", dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunWalk", "CheckrunReports", "CheckrunTerminal"]),

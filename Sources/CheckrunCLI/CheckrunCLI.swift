@@ -48,7 +48,7 @@ public enum CheckrunCLI {
 
     public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         let stderr = FileHandle.standardError
-        func fail(_ message: String) { stderr.write(Data((message + "\n").utf8)) }
+        func fail(_ message: String) { stderr.write(Data((TerminalText(message).rendered + "\n").utf8)) }
 
         guard let first = arguments.first else {
             print(HelpRenderer.overview())

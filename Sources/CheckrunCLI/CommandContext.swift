@@ -1,6 +1,9 @@
 import CheckrunModel
 import CheckrunTerminal
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What every command gets: the environment, the output streams with their styles, and the
 /// global choices (protocol folder, accessible mode).
@@ -25,13 +28,18 @@ public final class CommandContext: @unchecked Sendable {
         arguments.value("protocols") ?? environment["CHECKRUN_PROTOCOLS"].flatMap { $0.isEmpty ? nil : $0 } ?? "protocols"
     }
 
+    /// A line on standard output. Plain strings are neutralised on the way (see `TerminalText`).
     public func print(_ text: String = "") {
-        Swift.print(text)
+        print(TerminalText(text))
+    }
+
+    public func print(_ text: TerminalText) {
+        Swift.print(text.rendered)
     }
 
     /// Writes text without a line end and flushes, for an answer typed on the same line.
     public func prompt(_ text: String) {
-        Swift.print(text, terminator: "")
+        Swift.print(TerminalText(text).rendered, terminator: "")
         fflush(nil)
     }
 
@@ -40,9 +48,19 @@ public final class CommandContext: @unchecked Sendable {
         fflush(nil)
     }
 
+    /// Data a command produces (a report, an export, JSON) on standard output: byte for byte
+    /// when it goes to a file or a pipe, neutralised when it goes to a terminal.
+    public func printData(_ text: String) {
+        Swift.print(isatty(1) == 1 ? TerminalText(text).rendered : text, terminator: "")
+    }
+
     /// Writes to standard error: diagnostics, warnings and progress, never data.
     public func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        printError(TerminalText(text))
+    }
+
+    public func printError(_ text: TerminalText) {
+        FileHandle.standardError.write(Data((text.rendered + "\n").utf8))
     }
 
     public func warn(_ text: String) {

@@ -22,16 +22,17 @@ public struct TextStyle: Sendable {
     }
 
     public enum Color: String, Sendable {
-        case red = "31", green = "32", yellow = "33", blue = "34", dim = "2", bold = "1"
+        case red = "31", green = "32", yellow = "33", dim = "2", bold = "1"
     }
 
-    public func paint(_ text: String, _ color: Color) -> String {
-        colorEnabled ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    /// The text, neutralised, in a colour when colour is on: the only place escape codes are made.
+    public func paint(_ text: String, _ color: Color) -> TerminalText {
+        colorEnabled ? TerminalText(styled: text, prefix: "\u{1B}[\(color.rawValue)m", suffix: "\u{1B}[0m") : TerminalText(text)
     }
 
-    public func bold(_ text: String) -> String { paint(text, .bold) }
-    public func error(_ text: String) -> String { paint(text, .red) }
-    public func warning(_ text: String) -> String { paint(text, .yellow) }
-    public func success(_ text: String) -> String { paint(text, .green) }
-    public func dim(_ text: String) -> String { paint(text, .dim) }
+    public func bold(_ text: String) -> TerminalText { paint(text, .bold) }
+    public func error(_ text: String) -> TerminalText { paint(text, .red) }
+    public func warning(_ text: String) -> TerminalText { paint(text, .yellow) }
+    public func success(_ text: String) -> TerminalText { paint(text, .green) }
+    public func dim(_ text: String) -> TerminalText { paint(text, .dim) }
 }

@@ -14,7 +14,7 @@ struct CompletionCommand: CheckrunCommand {
         guard let shell = CompletionScript.Shell(rawValue: name) else {
             throw UsageError("no completion for the shell '\(name)'; choose bash, zsh or fish", command: definition.name)
         }
-        context.print(CompletionScript.script(for: shell, commands: CheckrunCLI.commands.map { $0.definition }, global: CheckrunCLI.globalOptions), terminator: "")
+        context.printData(CompletionScript.script(for: shell, commands: CheckrunCLI.commands.map { $0.definition }, global: CheckrunCLI.globalOptions))
         return 0
     }
 }

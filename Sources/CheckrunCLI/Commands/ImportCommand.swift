@@ -86,7 +86,7 @@ struct ImportCommand: CheckrunCommand {
             throw CommandFailure("nothing was written; fix the problem\(failures.count == 1 ? "" : "s") above and import again")
         }
         if dryRun {
-            for item in planned { context.print(item.import.document.fileText, terminator: "") }
+            for item in planned { context.printData(item.import.document.fileText) }
             return 0
         }
         try createDirectory(outDirectory, context)
@@ -132,8 +132,3 @@ struct ImportCommand: CheckrunCommand {
     }
 }
 
-extension CommandContext {
-    func print(_ text: String, terminator: String) {
-        Swift.print(text, terminator: terminator)
-    }
-}

@@ -1,3 +1,4 @@
+import CheckrunTerminal
 import CheckrunModel
 import Foundation
 

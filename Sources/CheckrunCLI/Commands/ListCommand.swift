@@ -1,3 +1,4 @@
+import CheckrunTerminal
 import CheckrunModel
 
 /// `checkrun list`: the checks a walk would offer, filtered the way `run` filters them.
@@ -31,7 +32,7 @@ struct ListCommand: CheckrunCommand {
                     JSONMember("wcag", JSONNode(.array(reference.criteria.map { JSONNode(.string($0)) }))),
                 ]))
             }
-            context.print(JSONWriter.write(.array(items)), terminator: "")
+            context.printData(JSONWriter.write(.array(items)))
             return 0
         }
         if checks.isEmpty {

@@ -42,10 +42,10 @@ struct SessionsCommand: CheckrunCommand {
         let release = context.arguments.value("release")
         if context.arguments.flag("json") {
             // Streamed as a JSON array, one session per element, so memory stays flat.
-            context.print("[", terminator: "")
+            context.printData("[")
             var first = true
             try store.forEachSessionSummary(release: release) { summary in
-                context.print((first ? "\n" : ",\n") + indented(String(JSONWriter.write(json(summary)).dropLast())), terminator: "")
+                context.printData((first ? "\n" : ",\n") + indented(String(JSONWriter.write(json(summary)).dropLast())))
                 first = false
             }
             context.print(first ? "]" : "\n]")

@@ -1,3 +1,4 @@
+import CheckrunTerminal
 import CheckrunModel
 
 /// `checkrun show`: one protocol or one check, in full, as a tester reads it.
@@ -18,7 +19,7 @@ struct ShowCommand: CheckrunCommand {
         let json = context.arguments.flag("json")
         if let document = library.document(id: id) {
             if json {
-                context.print(document.fileText, terminator: "")
+                context.printData(document.fileText)
                 return 0
             }
             context.print(context.out.bold(document.title))
@@ -39,7 +40,7 @@ struct ShowCommand: CheckrunCommand {
             throw CommandFailure("no protocol or check \"\(id)\".\(hint) Run `checkrun list` to see them all.")
         }
         if json {
-            context.print(JSONWriter.write(reference.check.json), terminator: "")
+            context.printData(JSONWriter.write(reference.check.json))
             return 0
         }
         context.print(context.out.bold(reference.document.title))

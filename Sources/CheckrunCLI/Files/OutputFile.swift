@@ -5,7 +5,7 @@ import Foundation
 enum OutputFile {
     static func write(_ text: String, to path: String?, _ context: CommandContext) throws {
         guard let path else {
-            context.print(text, terminator: "")
+            context.printData(text)
             return
         }
         var file = try AtomicFile(path: path)

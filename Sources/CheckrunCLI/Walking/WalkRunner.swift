@@ -20,7 +20,7 @@ struct WalkRunner {
     mutating func run() throws -> Int32 {
         let terminal = Terminal()
         let reader = InputReader()
-        SignalTrap.install(message: "\nInterrupted. Everything answered is saved. Resume with: \(resumeHint)\n")
+        SignalTrap.install(message: TerminalText("\nInterrupted. Everything answered is saved. Resume with: \(resumeHint)\n").rendered)
         defer { terminal?.restore() }
 
         emit(walk.introduce())
@@ -79,7 +79,7 @@ struct WalkRunner {
     private func emit(_ events: [WalkEvent]) {
         for event in events {
             if case .say(let line) = event {
-                context.print(line.hasPrefix("Check ") ? context.out.bold(line) : line)
+                context.print(line.hasPrefix("Check ") ? context.out.bold(line) : TerminalText(line))
             }
         }
     }

@@ -59,6 +59,7 @@ public struct ProtocolLinter: Sendable {
         }
         var problems = schema.validate(root).map { problem($0.location, $0.pointer, $0.message) }
         problems += semanticProblems(in: root, fileName: fileName).map { problem($0.location, $0.pointer, $0.message) }
+        problems += controlCharacterProblems(in: root).map { problem($0.location, $0.pointer, $0.message) }
         problems.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         let document = problems.isEmpty ? ProtocolDocument(json: root) : nil
         if problems.isEmpty && document == nil {

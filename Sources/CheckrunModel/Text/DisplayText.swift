@@ -18,6 +18,25 @@ public enum DisplayText {
         return result
     }
 
+    /// Text for a terminal that keeps its line breaks and tabs (a report, a list, a message of
+    /// several lines) and shows every other control character, escape sequence, C1 control and
+    /// line or bidirectional mark as a visible `\u{…}` mark.
+    public static func terminalSafe(_ text: String) -> String {
+        let needsPass = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        if !needsPass { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A: result.unicodeScalars.append(scalar)
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// True when no byte of the text can start a control character, a C1 control or a
     /// line or bidirectional mark: such text is shown as it is, without a per-character pass.
     public static func isPlain(_ text: String) -> Bool {

@@ -1,0 +1,93 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Escape sequences in every value a tester, a database or a file can give: run every command
+/// that prints such values on a real terminal and find none of them raw.
+@Suite struct HostileTextTests {
+    let protocols = Repository.path("protocols")
+    static let release = "2.4\u{1B}[2J"
+    static let build = "311\u{1B}]0;owned\u{07}"
+    static let device = "\u{1B}[31mPhone"
+    static let tester = "\r\u{1B}[KMallory"
+    static let notes = "\u{1B}[1A\u{1B}[2KVerified: every chain is intact \u{9B}31m"
+
+    /// What a terminal would act on: ESC, BEL, the one-byte CSI, or a carriage return that
+    /// does not end a line (the terminal's own line ends are "\r\n").
+    func rawControls(_ output: String) -> [String] {
+        var found: [String] = []
+        let scalars = Array(output.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar.value {
+            case 0x1B, 0x07, 0x9B: found.append(String(format: "U+%04X at %d", scalar.value, index))
+            case 0x0D where index + 1 < scalars.count && scalars[index + 1] != "\n": found.append("a lone carriage return at \(index)")
+            default: break
+            }
+        }
+        return found
+    }
+
+    func onTerminal(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil) throws -> String {
+        let terminal = try PseudoTerminal(arguments + ["--protocols", protocols], directory: folder.path, environment: ["NO_COLOR": "1"])
+        if let input { for line in input.split(separator: "\n", omittingEmptySubsequences: false) { terminal.sendLine(String(line)) } }
+        _ = terminal.waitForExit(timeout: 20)
+        return terminal.output
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func noCommandPrintsAHostileValueRaw() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let base = ["--release", Self.release, "--build", Self.build, "--device", Self.device]
+        for (check, verdict) in [("tiny-target/touch-one-hand", "fail"), ("tiny-target/voice-control-show-numbers", "pass")] {
+            let recorded = try Checkrun.run(["record"] + base + ["--check", check, "--verdict", verdict, "--tester", Self.tester, "--notes", Self.notes, "--protocols", protocols], in: folder.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        #expect(try Checkrun.run(["record", "--release", Self.release, "--build", "312\u{1B}[5m", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--protocols", protocols], in: folder.path).status == 0)
+        // A result with a hostile check name, added behind checkrun's back, for verify to name.
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        let session = try #require(try store.database.query("SELECT id FROM sessions LIMIT 1") { $0.string(0) }.first ?? nil)
+        try store.database.run("INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, started_at, updated_at) VALUES ('x', ?, ?, 'h', 9, 'pass', 0, 0)",
+                               [.text(session), .text("\u{1B}[2K\rVerified: every chain is intact")])
+        store.database.close()
+
+        let commands: [[String]] = [
+            ["sessions"], ["sessions", "--release", Self.release],
+            ["report", "--release", Self.release], ["report", "--release", Self.release, "--format", "csv"],
+            ["report", "--release", Self.release, "--format", "html"], ["report", "--release", Self.release, "--format", "junit"],
+            ["report", "--release", Self.release, "--format", "openacr"],
+            ["report", "--release", "nope"], ["report", "--release", Self.release, "--build", "nope"],
+            ["compare", "--release", Self.release], ["verify"],
+            ["amend", "--release", Self.release, "--build", Self.build, "--check", "tiny-target/touch-one-hand", "--notes", Self.notes, "--reason", Self.notes],
+            ["export", "--out", "out\u{1B}[2J.json"],
+            ["record", "--release", Self.release, "--build", Self.build, "--check", "nope\u{1B}[2J", "--verdict", "pass"],
+        ]
+        for command in commands {
+            let output = try onTerminal(command, in: folder)
+            #expect(rawControls(output).isEmpty, "\(command.first ?? ""): \(rawControls(output).prefix(3)) in \(output.debugDescription.prefix(600))")
+        }
+        // A walk started with hostile values, then resumed: its header and hints.
+        let started = try onTerminal(["run"] + base + ["--tester", Self.tester, "--check", "tiny-target/touch-one-hand"], in: folder, input: "q\n")
+        #expect(rawControls(started).isEmpty, "\(rawControls(started)) in \(started.debugDescription.prefix(600))")
+        let resumed = try onTerminal(["resume"], in: folder, input: "q\n")
+        #expect(resumed.contains("Resuming session"), "\(resumed)")
+        #expect(rawControls(resumed).isEmpty, "\(rawControls(resumed)) in \(resumed.debugDescription.prefix(600))")
+    }
+
+    @Test func aProtocolWithAControlCharacterIsRefusedAtItsPlace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try Repository.text("protocols/tiny-target.json").replacingOccurrences(of: "\"Tiny Target\"", with: "\"Tiny \\u001b[31mTarget\"")
+        try folder.write("p/tiny-target.json", text)
+        let linted = try Checkrun.run(["lint", "p"], in: folder.path)
+        #expect(linted.status == 1)
+        #expect(linted.stdout.contains("tiny-target.json:4:12: /title: the text holds a control character (U+001B)"), "\(linted.stdout)")
+    }
+
+    @Test func idsComeFromVisibleTextOnly() {
+        #expect(Slug.make("\u{1B}[31mAccessibility Inspector\u{1B}[0m") == "accessibility-inspector")
+        #expect(Slug.make("\u{1B}]0;title\u{07}Switch Control") == "switch-control")
+    }
+}
