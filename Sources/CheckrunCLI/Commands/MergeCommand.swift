@@ -23,18 +23,18 @@ struct MergeCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let store = try context.openStore()
-        let target = URL(fileURLWithPath: context.databasePath).standardizedFileURL.path
+        let targetPath = context.databasePath
         var sources: [any SessionSource] = []
         var scratch: [String] = []
         defer { for path in scratch { removeDatabase(path) } }
         for path in context.arguments.positionals {
-            if URL(fileURLWithPath: path).standardizedFileURL.path == target {
+            let kind = try SourceKind.of(path)
+            if isSameFile(path, targetPath) {
                 throw CommandFailure("\(path) is the database being merged into; name another file")
             }
-            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-merge-\(UUID().uuidString).sqlite").path
-            switch try SourceKind.of(path) {
+            switch kind {
             case .database:
+                let copy = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-merge-\(UUID().uuidString).sqlite").path
                 scratch.append(copy)
                 do {
                     sources.append(try DatabaseSource(store: try ResultStore.openForReading(path: path, scratch: copy), name: path))
@@ -45,6 +45,30 @@ struct MergeCommand: CheckrunCommand {
                 sources.append(ExportFileSource(path: path))
             }
         }
+        let created = !FileManager.default.fileExists(atPath: targetPath)
+        let store = try context.openStore()
+        // A merge is not interactive: behind another long merge it may wait minutes, not seconds.
+        store.database.waitWhenBusy(seconds: 600)
+        do {
+            return try merge(sources, into: store, context)
+        } catch {
+            // A target this merge created and nothing landed in is removed again.
+            if created, (try? store.database.scalarInt("SELECT count(*) FROM sessions")) == 0 {
+                store.database.close()
+                removeDatabase(targetPath)
+            }
+            throw error
+        }
+    }
+
+    /// Whether two paths name one file (a symbolic or hard link included).
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    private static func merge(_ sources: [any SessionSource], into store: ResultStore, _ context: CommandContext) throws -> Int32 {
         var lastProgress = Date()
         let summaries: [MergeSummary]
         do {

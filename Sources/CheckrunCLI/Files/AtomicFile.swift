@@ -22,11 +22,14 @@ struct AtomicFile {
         self.path = path
         target = try Self.checkedTarget(path)
         let folder = Self.folder(of: target)
-        temporary = (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).checkrun-\(getpid())-\(UInt32.random(in: .min ... .max)).tmp")
+        let name = (target as NSString).lastPathComponent
+        TemporaryFileCleanup.removeStale(in: folder, for: name)
+        temporary = (folder as NSString).appendingPathComponent(".\(name).checkrun-\(getpid())-\(UInt32.random(in: .min ... .max)).tmp")
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw CommandFailure("cannot write \(path): \(Self.explain(errno, folder: folder))")
         }
+        TemporaryFileCleanup.register(temporary)
         // A file that is replaced keeps its permissions.
         var existing = stat()
         if stat(target, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
@@ -51,7 +54,10 @@ struct AtomicFile {
         if stat(target, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFDIR: throw CommandFailure("\(path) is a folder; name a file, e.g. \(path)/report.md", exitCode: 2)
-            case S_IFREG: break
+            case S_IFREG:
+                if isSQLiteDatabase(target) {
+                    throw CommandFailure("\(path) is an SQLite database (perhaps the one being read); name another file for the output", exitCode: 2)
+                }
             default: throw CommandFailure("\(path) is not a regular file (a device, a pipe or a socket); name a file", exitCode: 2)
             }
         }
@@ -61,6 +67,16 @@ struct AtomicFile {
             throw CommandFailure("cannot write \(path): the folder \(parent) does not exist; create it first, or name another file")
         }
         return target
+    }
+
+    /// Whether the file starts as every SQLite database does: such a file is never replaced.
+    private static func isSQLiteDatabase(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 16)
+        let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        return count == 16 && magic == Array("SQLite format 3\0".utf8)
     }
 
     private static func folder(of path: String) -> String {
@@ -107,6 +123,7 @@ struct AtomicFile {
             throw CommandFailure("cannot write \(path): \(Self.explain(code, folder: folder)); \(path) was left as it was")
         }
         descriptor = -1
+        defer { TemporaryFileCleanup.unregister(temporary) }
         guard rename(temporary, target) == 0 else {
             let code = errno
             discard()
@@ -125,5 +142,6 @@ struct AtomicFile {
         if descriptor >= 0 { _ = close(descriptor) }
         descriptor = -1
         _ = unlink(temporary)
+        TemporaryFileCleanup.unregister(temporary)
     }
 }

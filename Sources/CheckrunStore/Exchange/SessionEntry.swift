@@ -63,6 +63,8 @@ public struct SessionEntry: Sendable {
             guard let record = Self.record(item, sessionID: id) else { return nil }
             records.append(record)
         }
+        // The chain is in sequence order whatever order the list was written in.
+        records.sort { $0.sequence < $1.sequence }
         self.init(session: session, records: records)
     }
 

@@ -86,7 +86,7 @@ public struct ExportFileSource: SessionSource {
         }
         try scanner.expect(UInt8(ascii: "}"), "}")
         if try scanner.peek() != nil {
-            throw ExportFileError(description: "\(path): there is text after the end of the export; is this two files joined?")
+            throw ExportFileError(description: "\(path): there is text after the end of the export (two files joined?)")
         }
         try checkHeader(header, sawSessions: sawSessions)
     }
@@ -113,6 +113,9 @@ public struct ExportFileSource: SessionSource {
             throw ExportFileError(description: "\(path): invalid JSON in the header: \(error.message)")
         }
         guard sawSessions else { throw ExportFileError(description: "\(path): there is no \"sessions\" list; this is not a checkrun export") }
+        if let version = root["version"]?.intValue, version > 1 {
+            throw ExportFileError(description: "\(path) was written by a newer checkrun (export version \(version); this checkrun reads version 1); upgrade checkrun to merge it")
+        }
         try problems(ExportSchema.document.validate(root), at: header.first?.value)
     }
 
@@ -121,7 +124,8 @@ public struct ExportFileSource: SessionSource {
         do { node = try JSONParser.parse(bytes: value.bytes) } catch {
             let line = value.line + error.location.line - 1
             let column = error.location.line == 1 ? value.column + error.location.column - 1 : error.location.column
-            throw ExportFileError(description: "\(path):\(line):\(column): invalid JSON: \(error.message) (is the file truncated?)")
+            let truncated = error.message.contains("end") ? " (is the file truncated?)" : ""
+            throw ExportFileError(description: "\(path):\(line):\(column): invalid JSON in session \(index + 1): \(error.message)\(truncated)")
         }
         try problems(ExportSchema.sessionEntry.validate(node), at: value, pointerPrefix: "/sessions/\(index)")
         guard let entry = SessionEntry(json: node) else {

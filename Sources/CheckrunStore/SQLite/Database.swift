@@ -63,7 +63,10 @@ public final class Database {
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         if uri { flags |= SQLITE_OPEN_URI }
         var connection: OpaquePointer?
-        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        // SQLite reads a name starting with "file:" as a URI (this build enables them), so a
+        // path the user gave is made literal: "file:x?mode=memory" must not keep answers in memory.
+        let opened = !uri && path.hasPrefix("file:") ? "./" + path : path
+        let status = sqlite3_open_v2(opened, &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(connection)

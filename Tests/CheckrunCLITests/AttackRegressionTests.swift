@@ -1,0 +1,103 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Ways a hostile or hurried user lost data before, each kept from coming back.
+@Suite struct AttackRegressionTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func recordOne(_ folder: TemporaryFolder, db: String = "a.sqlite") throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", db], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+    }
+
+    @Test func anOutputPathThatIsADatabaseIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: folder.path("a.sqlite"))
+        let before = FileManager.default.contents(atPath: folder.path("a.sqlite"))
+        for command in [["report", "--release", "2.4", "--out", "a.sqlite"], ["export", "--out", "a.sqlite"], ["export", "--out", "link"],
+                        ["compare", "--release", "2.4", "--out", "./a.sqlite"]] {
+            let result = try checkrun(command + ["--db", "a.sqlite"], in: folder)
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("is an SQLite database"), "\(result.stderr)")
+        }
+        #expect(FileManager.default.contents(atPath: folder.path("a.sqlite")) == before)
+        #expect(try checkrun(["verify", "--db", "a.sqlite"], in: folder).status == 0)
+    }
+
+    @Test func aDatabasePathThatLooksLikeAURIIsAFileName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder, db: "file:y.sqlite?mode=memory")
+        #expect(FileManager.default.fileExists(atPath: folder.path("file:y.sqlite?mode=memory")), "the answers are in a file of that name")
+        let listed = try checkrun(["sessions", "--db", "file:y.sqlite?mode=memory"], in: folder)
+        #expect(listed.status == 0 && listed.stdout.contains("1 of 1 checks done"), "\(listed.stdout)\(listed.stderr)")
+    }
+
+    @Test func aTemporaryFileLeftByAKilledWriteIsRemovedByTheNextOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        // A process that has ended: its pid is free, so its temporary file is stale.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = ".out.json.checkrun-\(ended.processIdentifier)-42.tmp"
+        try folder.write(stale, "half an export")
+        try folder.write(".out.json.checkrun-\(getpid())-7.tmp", "a live writer's file")
+        #expect(try checkrun(["export", "--out", "out.json", "--db", "a.sqlite"], in: folder).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains(stale))
+        #expect(names.contains(".out.json.checkrun-\(getpid())-7.tmp"), "a file of a process still running is left alone")
+    }
+
+    @Test func mergeReadsRecordsInAnyOrderAndRefusesNewerExportsByName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walked = try Checkrun.run(["run", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", "a.sqlite", "--protocols", protocols],
+                                      in: folder.path, input: "t 3\n10\np\nnotes\n")
+        #expect(walked.status == 0, "\(walked.stderr)")
+        #expect(try checkrun(["export", "--out", "a.json", "--db", "a.sqlite"], in: folder).status == 0)
+        let text = try String(contentsOfFile: folder.path("a.json"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        var entry = try JSONParser.parse(lines[1])
+        guard case .object(var members) = entry.value, let index = members.firstIndex(where: { $0.key == "records" }),
+              case .array(let records) = members[index].value.value else { Issue.record("no records"); return }
+        #expect(records.count > 2)
+        members[index].value = JSONNode(.array(records.reversed()))
+        entry = JSONNode(.object(members))
+        lines[1] = JSONWriter.compact(entry.value)
+        try folder.write("reversed.json", lines.joined(separator: "\n"))
+        let merged = try checkrun(["merge", "reversed.json", "--db", "b.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try checkrun(["verify", "--db", "b.sqlite"], in: folder).status == 0)
+        try folder.write("newer.json", text.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2"))
+        let newer = try checkrun(["merge", "newer.json", "--db", "c.sqlite"], in: folder)
+        #expect(newer.status == 1)
+        #expect(newer.stderr.contains("written by a newer checkrun"), "\(newer.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")), "a refused merge leaves no new database behind")
+        let missing = try checkrun(["merge", "nowhere.sqlite", "--db", "d.sqlite"], in: folder)
+        #expect(missing.status == 1 && !FileManager.default.fileExists(atPath: folder.path("d.sqlite")))
+    }
+
+    @Test func aLinkToTheTargetIsTheTarget() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("alias.sqlite"), withDestinationPath: folder.path("a.sqlite"))
+        try FileManager.default.linkItem(atPath: folder.path("a.sqlite"), toPath: folder.path("hard.sqlite"))
+        for source in ["alias.sqlite", "hard.sqlite"] {
+            let merged = try checkrun(["merge", source, "--db", "a.sqlite"], in: folder)
+            #expect(merged.status == 1 && merged.stderr.contains("is the database being merged into"), "\(merged.stderr)")
+        }
+    }
+}
