@@ -171,11 +171,20 @@ public final class ResultStore {
             [], Self.readSession).compactMap { $0 }.first
     }
 
-    /// A session with how far it got.
+    /// A session with how far it got, every verdict counted (of each check's latest attempt in
+    /// the session). Whether it is complete is derived from its results, which `verify`
+    /// compares with the records, not read from a column anyone could edit.
     public struct SessionSummary: Sendable {
         public var session: Session
         public var completed: Int
+        public var passed = 0
         public var failed: Int
+        public var blocked = 0
+        public var skipped = 0
+        /// When the last result of a complete session was answered.
+        public var lastAnswer: Date?
+
+        public var isComplete: Bool { !session.plan.isEmpty && completed >= session.plan.count }
     }
 
     public func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
@@ -188,13 +197,20 @@ public final class ResultStore {
     public func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
         let sql = """
             SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                (SELECT count(DISTINCT check_name) FROM results r WHERE r.session_id = s.id AND r.verdict IS NOT NULL),
-                (SELECT count(DISTINCT check_name) FROM results r WHERE r.session_id = s.id AND r.verdict = 'fail')
-            FROM sessions s WHERE (?1 IS NULL OR s.release = ?1) ORDER BY s.started_at
+                v.done, v.passed, v.failed, v.blocked, v.skipped, v.last
+            FROM sessions s LEFT JOIN (
+                SELECT session_id, count(*) AS done, sum(verdict = 'pass') AS passed, sum(verdict = 'fail') AS failed,
+                    sum(verdict = 'blocked') AS blocked, sum(verdict = 'skipped') AS skipped, max(updated_at) AS last
+                FROM (SELECT session_id, verdict, updated_at, max(attempt) FROM results
+                      WHERE verdict IS NOT NULL GROUP BY session_id, check_name)
+                GROUP BY session_id
+            ) v ON v.session_id = s.id
+            WHERE (?1 IS NULL OR s.release = ?1) ORDER BY s.started_at
             """
         try database.forEach(sql, [SQLValue(release)]) { row in
             if let session = Self.readSession(row) {
-                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, failed: row.int(10) ?? 0))
+                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, passed: row.int(10) ?? 0, failed: row.int(11) ?? 0,
+                                        blocked: row.int(12) ?? 0, skipped: row.int(13) ?? 0, lastAnswer: row.date(14)))
             }
         }
     }

@@ -28,10 +28,6 @@ struct ResumeCommand: CheckrunCommand {
             }
             session = found
         }
-        if session.finishedAt != nil {
-            context.print("Session \(session.shortID) is complete. To walk a check again, start a new session: checkrun run --release \(session.release) --build \(session.build) --check ID")
-            return 0
-        }
         let library = try context.loadProtocols()
         var plan: [CheckReference] = []
         var missing: [String] = []
@@ -44,6 +40,11 @@ struct ResumeCommand: CheckrunCommand {
         let results = try store.results(inSession: session.id)
         let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
         let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts)
+        // Complete is what the answers say, not a column: every check of the plan is done.
+        if walk.isFinished {
+            context.print("Session \(session.shortID) is complete. To walk a check again, start a new session: checkrun run --release \(session.release) --build \(session.build) --check ID")
+            return 0
+        }
         let done = walk.doneCount
         context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
         var runner = WalkRunner(walk: walk, store: store, context: context)

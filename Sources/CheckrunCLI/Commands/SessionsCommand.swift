@@ -26,10 +26,13 @@ struct SessionsCommand: CheckrunCommand {
             JSONMember("device", JSONNode(.string(session.device))),
             JSONMember("tester", JSONNode(.string(session.tester))),
             JSONMember("startedAt", JSONNode(.string(Timestamps.iso8601(session.startedAt)))),
-            JSONMember("finishedAt", JSONNode(session.finishedAt.map { .string(Timestamps.iso8601($0)) } ?? .null)),
+            JSONMember("finishedAt", JSONNode(summary.isComplete ? summary.lastAnswer.map { .string(Timestamps.iso8601($0)) } ?? .null : .null)),
             JSONMember("checks", JSONNode(.integer(session.plan.count))),
             JSONMember("completed", JSONNode(.integer(summary.completed))),
+            JSONMember("passed", JSONNode(.integer(summary.passed))),
             JSONMember("failed", JSONNode(.integer(summary.failed))),
+            JSONMember("blocked", JSONNode(.integer(summary.blocked))),
+            JSONMember("skipped", JSONNode(.integer(summary.skipped))),
         ])
     }
 
@@ -55,12 +58,14 @@ struct SessionsCommand: CheckrunCommand {
         try store.forEachSessionSummary(release: release) { summary in
             count += 1
             let session = summary.session
-            let state = session.finishedAt == nil ? "unfinished" : "complete"
+            let state = summary.isComplete ? "complete" : "unfinished"
             var parts = ["release \(session.release)", "build \(session.build)"]
             if !session.device.isEmpty { parts.append("device \(session.device)") }
             if !session.tester.isEmpty { parts.append("tester \(session.tester)") }
             parts.append("started \(Timestamps.iso8601(session.startedAt))")
-            parts.append("\(summary.completed) of \(session.plan.count) checks done, \(summary.failed) failed, \(state)")
+            let counts = [(summary.passed, "passed"), (summary.failed, "failed"), (summary.blocked, "blocked"), (summary.skipped, "skipped")]
+                .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            parts.append("\(summary.completed) of \(session.plan.count) checks done\(counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"), \(state)")
             context.print("\(session.shortID)  " + parts.joined(separator: ", "))
         }
         if count == 0 {

@@ -1,0 +1,51 @@
+import CheckrunModel
+import Foundation
+
+/// Walks one session's records in order: each record's own hash, its link to the one before,
+/// gaps in the sequence, and that the result it names is the result it holds. Keeps each
+/// result's latest record and its amendments for the comparison with the results tables.
+struct ChainCheck {
+    let session: Session
+    private var expected: (sequence: Int, hash: String)
+    private(set) var problems: [VerificationProblem] = []
+    private(set) var latest: [UUID: Record] = [:]
+    private(set) var amendments: [UUID: (count: Int, reason: String?)] = [:]
+    private(set) var count = 0
+
+    init(session: Session) {
+        self.session = session
+        expected = (0, session.digest)
+    }
+
+    mutating func add(_ record: Record) {
+        count += 1
+        if !record.isIntact {
+            problem(record.sequence, "\(ResultStore.checkName(record)): its content was changed after it was recorded")
+        }
+        if !Self.holds(record.payload, result: record.resultID) {
+            problem(record.sequence, "the record's result id was changed: it names \(record.resultID.lowercasedText.prefix(8)) but holds another result")
+        }
+        if record.sequence > expected.sequence + 1 {
+            let missing = record.sequence == expected.sequence + 2 ? "record \(expected.sequence + 1) was" : "records \(expected.sequence + 1) to \(record.sequence - 1) were"
+            problem(nil, "\(missing) deleted")
+        } else if record.previousHash != expected.hash {
+            problem(record.sequence, expected.sequence == 0
+                ? "the session's details (release, build, device, tester or plan) were changed after recording"
+                : "record \(expected.sequence) was changed or replaced after this one was chained to it")
+        }
+        expected = (record.sequence, record.hash)
+        latest[record.resultID] = record
+        if record.kind == .amend {
+            amendments[record.resultID] = ((amendments[record.resultID]?.count ?? 0) + 1, record.reason)
+        }
+    }
+
+    private mutating func problem(_ sequence: Int?, _ message: String) {
+        problems.append(VerificationProblem(session: session.id, sequence: sequence, message: message))
+    }
+
+    /// A canonical payload starts with the result's id, so this needs no parsing.
+    static func holds(_ payload: String, result id: UUID) -> Bool {
+        payload.utf8.starts(with: "{\n  \"id\": \"\(id.lowercasedText)\"".utf8)
+    }
+}

@@ -1,0 +1,87 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Every stored value a report, a comparison, a gate or a listing reads, edited behind
+/// checkrun's back, one at a time: `verify` must name each.
+@Suite struct TamperTests {
+    /// A database with one amended result that has every part: outcomes, a counter, timings, notes.
+    static func original(in folder: TemporaryFolder) throws -> String {
+        let path = folder.path("original.sqlite")
+        let store = try ResultStore(path: path)
+        let session = Session(release: "2.4", build: "311", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        try store.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 2,
+                                 startedAt: Date(timeIntervalSince1970: 1_800_000_001))
+        result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: Date(timeIntervalSince1970: 1_800_000_002)),
+                            StopwatchEvent(.stop, at: 40.5, recordedAt: Date(timeIntervalSince1970: 1_800_000_043))]
+        result.outcomes = [OutcomeAnswer(.pass, value: 10, answeredAt: Date(timeIntervalSince1970: 1_800_000_044)),
+                           OutcomeAnswer(.fail, note: "Delete fired", answeredAt: Date(timeIntervalSince1970: 1_800_000_045))]
+        result.counters = ["hits": CounterValue(10, answeredAt: Date(timeIntervalSince1970: 1_800_000_046))]
+        result.tally = 3
+        result.notes = "once"
+        result.notesAnsweredAt = Date(timeIntervalSince1970: 1_800_000_047)
+        result.verdict = .fail
+        result.updatedAt = Date(timeIntervalSince1970: 1_800_000_048)
+        try store.save(result)
+        result.notes = "corrected"
+        result.updatedAt = Date(timeIntervalSince1970: 1_800_000_100)
+        try store.amend(result, reason: "typo", at: Date(timeIntervalSince1970: 1_800_000_100))
+        #expect(try store.verify().isClean)
+        try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.database.close()
+        return path
+    }
+
+    static let edits: [String] = [
+        "UPDATE results SET verdict = 'pass'",
+        "UPDATE results SET blocked_reason = 'x'",
+        "UPDATE results SET active_seconds = 4",
+        "UPDATE results SET tally = 0",
+        "UPDATE results SET notes = 'other'",
+        "UPDATE results SET notes_answered_at = notes_answered_at + 1",
+        "UPDATE results SET started_at = started_at - 1",
+        "UPDATE results SET updated_at = updated_at + 1000",
+        "UPDATE results SET attempt = 2",
+        "UPDATE results SET check_name = 'p/other'",
+        "UPDATE results SET protocol_hash = 'other'",
+        "UPDATE results SET amendments = 0",
+        "UPDATE results SET amend_reason = 'other'",
+        "UPDATE outcome_answers SET verdict = 'pass' WHERE position = 1",
+        "UPDATE outcome_answers SET value = 9 WHERE position = 0",
+        "UPDATE outcome_answers SET note = 'other' WHERE position = 1",
+        "UPDATE outcome_answers SET answered_at = answered_at + 1 WHERE position = 0",
+        "DELETE FROM outcome_answers WHERE position = 1",
+        "UPDATE counter_values SET value = 11",
+        "UPDATE counter_values SET answered_at = answered_at + 1",
+        "DELETE FROM counter_values",
+        "UPDATE stopwatch_events SET at = 80 WHERE kind = 'stop'",
+        "UPDATE stopwatch_events SET kind = 'pause' WHERE kind = 'stop'",
+        "UPDATE stopwatch_events SET recorded_at = recorded_at + 1",
+        "UPDATE stopwatch_events SET typed_seconds = 5",
+        "UPDATE records SET result_id = '01234567-89AB-7DEF-8123-456789ABCDEF' WHERE sequence = 1",
+        "UPDATE records SET payload = replace(payload, 'corrected', 'changed') WHERE sequence = 2",
+        "UPDATE sessions SET tester = 'Mallory'",
+        "UPDATE sessions SET device = 'iPad'",
+        "UPDATE sessions SET build = '312'",
+        "UPDATE sessions SET started_at = started_at + 1",
+        "UPDATE sessions SET finished_at = 1 WHERE 0; INSERT INTO sessions (id, release, build, device, tester, plan, started_at, finished_at) VALUES ('11111111-1111-4111-8111-111111111111', '2.4', '311', 'Forged', 'Mallory', '[]', 0, 1)",
+        "DELETE FROM results",
+    ]
+
+    @Test(arguments: edits)
+    func verifyNamesTheEdit(sql: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let original = try Self.original(in: folder)
+        let copy = folder.path("tampered.sqlite")
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        let raw = try Database(path: copy)
+        try raw.execute(sql)
+        raw.close()
+        let report = try ResultStore(path: copy, access: .existingOnly).verify()
+        #expect(!report.isClean, "verify missed: \(sql)")
+    }
+}
