@@ -11,6 +11,13 @@ public struct Comparison: Sendable {
     /// Percent by which a median time may grow before it is flagged.
     public var threshold: Double
     public var checks: [CheckComparison]
+    /// Problems `verify` found in the sessions compared, when written anyway (`--unverified`).
+    public var unverifiedProblems: [String]?
+
+    /// The line every format puts at its top when the comparison was written despite problems.
+    public var unverifiedBanner: String? {
+        unverifiedProblems.map { "UNVERIFIED: \($0.count) problem\($0.count == 1 ? "" : "s") in the records compared; run checkrun verify" }
+    }
 
     public init(scopes: [ResultStore.BuildScope], threshold: Double, checks: [CheckComparison]) {
         self.scopes = scopes

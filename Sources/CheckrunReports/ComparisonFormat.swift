@@ -4,12 +4,21 @@ import CheckrunModel
 public enum ComparisonFormat: String, Sendable, CaseIterable {
     case text, markdown, json, csv
 
+    /// The comparison in this format; one written despite verification problems says so first.
     public func render(_ comparison: Comparison) -> String {
+        let banner = comparison.unverifiedBanner
         switch self {
-        case .text: return ComparisonRenderer.text(comparison)
-        case .markdown: return ComparisonRenderer.markdown(comparison)
-        case .json: return JSONWriter.write(JSONReport.comparison(comparison))
-        case .csv: return ComparisonRenderer.csv(comparison)
+        case .text: return (banner.map { "\($0).\n\n" } ?? "") + ComparisonRenderer.text(comparison)
+        case .markdown: return (banner.map { "**\($0).**\n\n" } ?? "") + ComparisonRenderer.markdown(comparison)
+        case .json:
+            guard case .object(var members) = JSONReport.comparison(comparison) else { return "" }
+            members.insert(JSONMember("verification", JSONNode(.object([
+                JSONMember("verified", JSONNode(.bool(comparison.unverifiedProblems == nil))),
+                JSONMember("message", JSONNode(comparison.unverifiedBanner.map(JSONValue.string) ?? .null)),
+                JSONMember("problems", JSONNode(.array((comparison.unverifiedProblems ?? []).map { JSONNode(.string($0)) }))),
+            ]))), at: 0)
+            return JSONWriter.write(.object(members))
+        case .csv: return (banner.map { "\"\($0)\"\r\n" } ?? "") + ComparisonRenderer.csv(comparison)
         }
     }
 }

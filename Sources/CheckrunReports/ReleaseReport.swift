@@ -83,9 +83,27 @@ public struct ReleaseReport: Sendable {
     /// Each session's chain head: a signed report pins the evidence it was made from.
     public var chains: [ResultStore.ChainDigest]
 
-    /// One digest over every session's chain head, for the signature line.
+    /// Problems `verify` found in the sessions this report rests on, when it was written anyway
+    /// (`--unverified`); nil when they verified.
+    public var unverifiedProblems: [String]?
+
+    /// The line every format puts at its top when the report was written despite problems.
+    public var unverifiedBanner: String? {
+        unverifiedProblems.map { "UNVERIFIED: \($0.count) problem\($0.count == 1 ? "" : "s") in the records this report rests on; run checkrun verify" }
+    }
+
+    /// One digest over what the report rests on and what it shows: every session's chain head,
+    /// then every result it reports (which result, where, and its verdict and outcomes), so two
+    /// databases that would give different reports never give the same digest. The form is
+    /// written down in Schemas/canonical-forms.md.
     public var evidenceDigest: String {
-        SHA256.hex(chains.map { "\($0.session.lowercasedText) \($0.records) \($0.head)" }.joined(separator: "\n"))
+        var lines = chains.map { "chain \($0.session.lowercasedText) \($0.records) \($0.head)" }
+        for reported in checks.flatMap(\.results) + removed {
+            let result = reported.result
+            let outcomes = result.outcomes.map { $0?.verdict.rawValue ?? "-" }.joined(separator: ",")
+            lines.append("result \(result.id.lowercasedText) \(JSONWriter.quoted(result.check)) \(JSONWriter.quoted(reported.build)) \(JSONWriter.quoted(reported.device)) \(result.verdict?.rawValue ?? "-") \(outcomes) \(reported.amendments)")
+        }
+        return SHA256.hex(lines.joined(separator: "\n"))
     }
 
     /// Every check's figures across all the release's builds (for charts and changes).

@@ -7,14 +7,20 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         self == .html ? .allBuilds : .lastTwoBuilds
     }
 
+    /// The report in this format. A report written despite verification problems says so on
+    /// its first lines in every format (JSON in its `verification` member, HTML as an alert).
     public func render(_ report: ReleaseReport) -> String {
+        let banner = report.unverifiedBanner
         switch self {
-        case .markdown: return MarkdownReport.render(report)
+        case .markdown: return (banner.map { "**\($0).**\n\n" } ?? "") + MarkdownReport.render(report)
         case .html: return HTMLReport.render(report)
         case .json: return JSONReport.render(report)
-        case .csv: return CSVReport.render(report)
-        case .junit: return JUnitReport.render(report)
-        case .openacr: return OpenACRReport.render(report)
+        case .csv: return (banner.map { "\"\($0)\"\r\n" } ?? "") + CSVReport.render(report)
+        case .junit:
+            let xml = JUnitReport.render(report)
+            guard let banner, let end = xml.firstIndex(of: "\n") else { return xml }
+            return xml[..<end] + "\n<!-- \(banner) -->" + xml[end...]
+        case .openacr: return (banner.map { "# \($0)\n" } ?? "") + OpenACRReport.render(report)
         }
     }
 }

@@ -23,6 +23,7 @@ struct CompareCommand: CheckrunCommand {
             OptionDefinition("format", .value("FORMAT"), help: "text, markdown, json or csv.", completion: .values(ComparisonFormat.allCases.map(\.rawValue))),
             OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
             OptionDefinition("fail-on-regression", .flag, help: "Exit 3 when anything is flagged."),
+            CitedEvidence.option,
             StoreOptions.database,
         ],
         examples: [
@@ -45,7 +46,8 @@ struct CompareCommand: CheckrunCommand {
         let store = try context.openStore(.existingOnly)
         let scopes = try resolveScopes(arguments, store)
         let library = try context.loadProtocols()
-        let comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
+        var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
+        comparison.unverifiedProblems = try CitedEvidence.check(try store.sessionIDs(of: scopes), in: store, context)
         try OutputFile.write(format.render(comparison), to: arguments.value("out"), context)
         if arguments.flag("fail-on-regression") && !comparison.regressions.isEmpty {
             context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")

@@ -21,6 +21,7 @@ struct ReportCommand: CheckrunCommand {
             OptionDefinition("format", .value("FORMAT"), help: "markdown, html, json, csv, junit or openacr.", completion: .values(ReportFormat.allCases.map(\.rawValue))),
             OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
             OptionDefinition("fail-on-failure", .flag, help: "Exit 3 when any check failed, for release gates in CI."),
+            CitedEvidence.option,
             StoreOptions.database,
         ],
         examples: [
@@ -38,7 +39,7 @@ struct ReportCommand: CheckrunCommand {
         // The protocol files are read and checked on another core while SQLite gathers results.
         let library = context.loadProtocolsInBackground()
         let store = try context.openStore(.existingOnly)
-        let report: ReleaseReport
+        var report: ReleaseReport
         do {
             report = try ReleaseReport.make(
                 store: store, loadingLibrary: { try context.checked(library.value) }, release: release,
@@ -46,6 +47,7 @@ struct ReportCommand: CheckrunCommand {
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)
         }
+        report.unverifiedProblems = try CitedEvidence.check(report.chains.map(\.session), in: store, context)
         try OutputFile.write(format.render(report), to: context.arguments.value("out"), context)
         if context.arguments.flag("fail-on-failure") && report.hasFailures {
             context.printError("A check failed in release \(release); exiting with status 3 (--fail-on-failure).")

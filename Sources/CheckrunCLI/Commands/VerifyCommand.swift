@@ -1,5 +1,6 @@
 import CheckrunModel
 import CheckrunStore
+import Foundation
 
 /// `checkrun verify`: recompute every session's chain and name what changed behind checkrun's back.
 struct VerifyCommand: CheckrunCommand {
@@ -7,26 +8,59 @@ struct VerifyCommand: CheckrunCommand {
         name: "verify",
         abstract: "Check that no record was changed or deleted behind checkrun's back.",
         discussion: """
-        Every answer is kept in an append-only record, each entry chained by SHA-256 to the one before
-        it in its session, starting from the session's own details. verify recomputes every chain and
-        compares the results tables with the records, and names every record changed or deleted and
-        every result edited or removed. Exit status 1 when anything is wrong.
+        verify asks SQLite whether the file is sound, recomputes every session's chain of SHA-256
+        hashes (from the session's own details through each record) and compares every stored value
+        of the results tables with the records. With --against REPORT.json it also checks the chain
+        heads a kept JSON report pinned: a session deleted whole, the tail of a chain cut off, or
+        records rewritten with recomputed hashes. Exit status 1 when anything is wrong.
         """,
-        options: [StoreOptions.database],
-        examples: [Example("checkrun verify --db team.sqlite", "Check a database before signing its report.")])
+        options: [
+            OptionDefinition("against", .value("REPORT.json"), help: "A JSON report kept earlier (checkrun report --format json): check the chains it pinned.", completion: .file),
+            StoreOptions.database,
+        ],
+        examples: [
+            Example("checkrun verify --db team.sqlite", "Check a database before signing its report."),
+            Example("checkrun verify --against report-2.4.json --db team.sqlite", "Check that nothing the kept report rests on was deleted or rewritten."),
+        ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
+        let pins = try context.arguments.value("against").map(readPins)
         let store = try context.openStore(.existingOnly)
-        let report = try store.verify { count in context.printError("Verified \(count) records…") }
+        var report = try store.verify { count in context.printError("Verified \(count) records…") }
+        if let pins { report.problems += try store.problems(against: pins.chains) }
         for problem in report.fileProblems { context.print(problem) }
-        for problem in report.problems { context.print(DisplayText.neutralised(problem.description)) }
+        for problem in report.problems { context.print(problem.description) }
         let counts = "\(report.records) record\(report.records == 1 ? "" : "s") in \(report.sessions) session\(report.sessions == 1 ? "" : "s")"
+        let against = pins.map { "; \($0.chains.count) session\($0.chains.count == 1 ? "" : "s") pinned by \($0.path) are whole" } ?? ""
         if report.isClean {
-            context.print("Verified: \(counts); every chain is intact and the file is sound.")
+            context.print("Verified: \(counts); every chain is intact and the file is sound\(against).")
             return 0
         }
         let count = report.problems.count + report.fileProblems.count
         context.print("Verification failed: \(count) problem\(count == 1 ? "" : "s") in \(counts).")
         return 1
+    }
+
+    /// The evidence section of a JSON report.
+    private static func readPins(_ path: String) throws -> (path: String, chains: [PinnedChain]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("\(path): cannot read the report; check the path")
+        }
+        let root: JSONNode
+        do { root = try JSONParser.parse(bytes: [UInt8](data)) } catch {
+            throw CommandFailure("\(path):\(error.location.line):\(error.location.column): not a JSON report: \(error.message)")
+        }
+        guard let sessions = root["evidence"]?["sessions"]?.arrayValue else {
+            throw CommandFailure("\(path): no evidence section; give a report written with `checkrun report --format json`")
+        }
+        var chains: [PinnedChain] = []
+        for (index, item) in sessions.enumerated() {
+            guard let id = item["session"]?.stringValue.flatMap(UUID.init(uuidString:)), let records = item["records"]?.intValue,
+                  let head = item["head"]?.stringValue else {
+                throw CommandFailure("\(path): /evidence/sessions/\(index) is not a pinned session (session, records, head)")
+            }
+            chains.append(PinnedChain(session: id, records: records, head: head))
+        }
+        return (path, chains)
     }
 }

@@ -27,6 +27,7 @@ enum HTMLReport {
             "<body>",
             "<main>",
             "<h1>\(h(title))</h1>",
+            report.unverifiedBanner.map { "<p role=\"alert\"><strong>\(h($0)).</strong></p>" } ?? "",
             "<ul>",
             "<li>Builds: \(h(ReportPhrases.list(report.builds)))</li>",
             "<li>Devices: \(h(ReportPhrases.list(report.devices.map { $0.isEmpty ? "unnamed" : $0 })))</li>",

@@ -48,6 +48,11 @@ enum JSONReport {
                 ("results", .array(entry.results.map { node(result($0, entry.reference.check)) })),
             ])) })),
             ("removed", .array(report.removed.map { node(result($0, nil)) })),
+            ("verification", object([
+                ("verified", .bool(report.unverifiedProblems == nil)),
+                ("message", report.unverifiedBanner.map(JSONValue.string) ?? .null),
+                ("problems", .array((report.unverifiedProblems ?? []).map { JSONNode(.string($0)) })),
+            ])),
             ("evidence", object([
                 ("digest", .string(report.evidenceDigest)),
                 ("sessions", .array(report.chains.map { chain in node(object([

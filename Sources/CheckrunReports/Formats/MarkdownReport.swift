@@ -75,7 +75,7 @@ enum MarkdownReport {
         out.append("")
         out.append("## Evidence")
         out.append("")
-        out.append("Evidence digest (SHA-256 over every session's chain head): `\(report.evidenceDigest)`. `checkrun verify` recomputes the chains.")
+        out.append("Evidence digest (SHA-256 over every session's chain head and every result shown): `\(report.evidenceDigest)`. `checkrun verify` recomputes the chains.")
         out.append("")
         out.append("| Session | Records | Chain head (SHA-256) |")
         out.append("| --- | --- | --- |")

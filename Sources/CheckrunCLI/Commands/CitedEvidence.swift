@@ -1,0 +1,24 @@
+import CheckrunStore
+import Foundation
+
+/// Reports and comparisons check the records they cite before writing anything: a report made
+/// from a tampered database must not look like an honest one.
+enum CitedEvidence {
+    static let option = OptionDefinition(
+        "unverified", .flag, help: "Write even when the records it rests on fail verification; every format then says so at its top.")
+
+    /// Verifies the sessions; with problems, names them and fails, unless `--unverified` was
+    /// given, in which case the problems are returned for the output to state.
+    static func check(_ sessions: [UUID], in store: ResultStore, _ context: CommandContext) throws -> [String]? {
+        let report = try store.verify(sessions: sessions)
+        guard !report.isClean else { return nil }
+        let problems = report.fileProblems + report.problems.map(\.description)
+        for problem in problems.prefix(20) { context.printError(problem) }
+        if problems.count > 20 { context.printError("… and \(problems.count - 20) more; run checkrun verify for all of them.") }
+        guard context.arguments.flag("unverified") else {
+            throw CommandFailure("the records this rests on fail verification (\(problems.count) problem\(problems.count == 1 ? "" : "s") above), so nothing was written. Run `checkrun verify` for the whole database, or pass --unverified to write it anyway, marked as unverified")
+        }
+        context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")
+        return problems
+    }
+}
