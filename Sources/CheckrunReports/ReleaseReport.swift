@@ -97,8 +97,13 @@ public struct ReleaseReport: Sendable {
     /// databases that would give different reports never give the same digest. The form is
     /// written down in Schemas/canonical-forms.md.
     public var evidenceDigest: String {
+        Self.evidenceDigest(chains: chains, results: checks.flatMap(\.results) + removed)
+    }
+
+    /// The digest's canonical form, kept apart so a test can pin it.
+    public static func evidenceDigest(chains: [ResultStore.ChainDigest], results: [ReportedResult]) -> String {
         var lines = chains.map { "chain \($0.session.lowercasedText) \($0.records) \($0.head)" }
-        for reported in checks.flatMap(\.results) + removed {
+        for reported in results {
             let result = reported.result
             let outcomes = result.outcomes.map { $0?.verdict.rawValue ?? "-" }.joined(separator: ",")
             lines.append("result \(result.id.lowercasedText) \(JSONWriter.quoted(result.check)) \(JSONWriter.quoted(reported.build)) \(JSONWriter.quoted(reported.device)) \(result.verdict?.rawValue ?? "-") \(outcomes) \(reported.amendments)")

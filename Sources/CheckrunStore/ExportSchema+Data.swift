@@ -5,13 +5,13 @@ extension ExportSchema {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "export.schema.json",
   "title": "checkrun export",
-  "description": "Sessions and their append-only records, written by `checkrun export` and read back by `checkrun merge`. checkrun writes one session per line.",
+  "description": "Sessions and their append-only records, written by `checkrun export` and read back by `checkrun merge`. checkrun writes one session per line. Version 2 carries each record's payload as the exact text that was hashed; version 1 (still read) carried it as a JSON object.",
   "type": "object",
   "required": ["format", "version", "exportedAt", "release", "sessions"],
   "additionalProperties": false,
   "properties": {
     "format": { "const": "checkrun-export" },
-    "version": { "description": "The export format's version.", "const": 1 },
+    "version": { "description": "The export format's version: 2 is written, 1 and 2 are read.", "enum": [1, 2] },
     "exportedAt": { "type": "string" },
     "release": { "description": "The release exported, or null for all.", "type": ["string", "null"] },
     "sessions": { "type": "array", "items": { "$ref": "#/$defs/sessionEntry" } }
@@ -53,7 +53,7 @@ extension ExportSchema {
               "resultId": { "$ref": "#/$defs/uuid" },
               "kind": { "enum": ["answer", "amend"] },
               "reason": { "type": ["string", "null"] },
-              "payload": { "description": "The result's full state, as hashed.", "type": "object" },
+              "payload": { "description": "The result's full state: in version 2 the exact text that was hashed (Schemas/canonical-forms.md), in version 1 the same as an object.", "type": ["string", "object"] },
               "recordedAt": { "type": "number" },
               "previousHash": { "$ref": "#/$defs/sha256" },
               "hash": { "$ref": "#/$defs/sha256" }

@@ -94,6 +94,12 @@ extension ResultStore {
         public var session: UUID
         public var records: Int
         public var head: String
+
+        public init(session: UUID, records: Int, head: String) {
+            self.session = session
+            self.records = records
+            self.head = head
+        }
     }
 
     /// Reads only each chain's last record, found through the primary key: counting or scanning

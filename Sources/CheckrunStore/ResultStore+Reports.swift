@@ -13,6 +13,18 @@ public struct ReportedResult: Sendable, Equatable {
     /// How many times the result was corrected with `amend`, and the latest reason.
     public var amendments: Int = 0
     public var amendReason: String?
+
+    public init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
+                amendments: Int = 0, amendReason: String? = nil) {
+        self.result = result
+        self.release = release
+        self.build = build
+        self.device = device
+        self.tester = tester
+        self.attempts = attempts
+        self.amendments = amendments
+        self.amendReason = amendReason
+    }
 }
 
 /// The queries behind reports and comparisons. Aggregation happens in SQL and rows stream

@@ -154,7 +154,7 @@ import Testing
         #expect(merged.stdout.contains("added 3000 sessions"), "\(merged.stdout)")
         #expect(seconds < 30, "\(seconds) s")
         // Sorted keys put "sessions" before "version": still read, header checked at the end.
-        let sorted = String(oneLine.replacingOccurrences(of: "\"version\": 1, ", with: "").dropLast(2)) + "], \"version\": 1}"
+        let sorted = String(oneLine.replacingOccurrences(of: "\"version\": 2, ", with: "").dropLast(2)) + "], \"version\": 2}"
         try folder.write("sorted.json", sorted)
         let again = try checkrun(["merge", "sorted.json", "--db", "team.sqlite"], in: folder)
         #expect(again.status == 0, "\(again.stderr)")
@@ -164,6 +164,48 @@ import Testing
         #expect(truncated.status == 1)
         #expect(truncated.stderr.contains("truncated"), "\(truncated.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("fresh.sqlite")), "a bad source writes nothing, not even a new database")
+    }
+}
+
+extension MergeSourceTests {
+    @Test func anExportMergedIntoAnEmptyDatabaseKeepsEveryPayloadByteForByte() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walked = try checkrun(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--db", "a.sqlite"], in: folder,
+                                  input: "t 1:05\n9\nf fired \u{1B}[31m twice — ⚠︎ \"quoted\"\nnotes with ünïcödé\n")
+        #expect(walked.status == 0, "\(walked.stderr)")
+        #expect(try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--notes", "line one\nline two", "--reason", "typo", "--db", "a.sqlite"], in: folder).status == 0)
+        #expect(try checkrun(["export", "--out", "a.json", "--db", "a.sqlite"], in: folder).status == 0)
+        #expect(try checkrun(["merge", "a.json", "--db", "b.sqlite"], in: folder).status == 0)
+        let payloads = { (name: String) throws -> [String] in
+            try ResultStore(path: folder.path(name), access: .existingOnly).database.query("SELECT payload FROM records ORDER BY session_id, sequence") { $0.string(0) ?? "" }
+        }
+        let original = try payloads("a.sqlite")
+        #expect(original.count >= 5)
+        #expect(try payloads("b.sqlite") == original)
+
+        // An export of the first format (payloads as objects) still merges, and verifies.
+        let text = try String(contentsOfFile: folder.path("a.json"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        lines[0] = lines[0].replacingOccurrences(of: "\"version\": 2", with: "\"version\": 1")
+        for index in 1..<(lines.count - 2) {
+            let line = lines[index].hasSuffix(",") ? String(lines[index].dropLast()) : lines[index]
+            var entry = try JSONParser.parse(line)
+            guard case .object(var members) = entry.value, let position = members.firstIndex(where: { $0.key == "records" }),
+                  case .array(let records) = members[position].value.value else { continue }
+            members[position].value = JSONNode(.array(try records.map { record in
+                guard case .object(var fields) = record.value, let at = fields.firstIndex(where: { $0.key == "payload" }),
+                      let payload = fields[at].value.stringValue else { return record }
+                fields[at].value = try JSONParser.parse(payload)
+                return JSONNode(.object(fields))
+            }))
+            entry = JSONNode(.object(members))
+            lines[index] = JSONWriter.compact(entry.value) + (lines[index].hasSuffix(",") ? "," : "")
+        }
+        try folder.write("v1.json", lines.joined(separator: "\n"))
+        let merged = try checkrun(["merge", "v1.json", "--db", "c.sqlite"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try checkrun(["verify", "--db", "c.sqlite"], in: folder).status == 0)
     }
 }
 

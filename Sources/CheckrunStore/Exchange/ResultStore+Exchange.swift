@@ -38,11 +38,14 @@ extension ResultStore {
         }
     }
 
+    /// The export format written: 2 carries payloads as the exact text that was hashed.
+    public static let exportVersion = 2
+
     /// Writes sessions and records in the export format, one session per line, handing the text
     /// to `write` a piece at a time (the caller owns the file, so every file has one writer).
     public func export(release: String?, write: (String) throws -> Void) throws -> (sessions: Int, records: Int) {
         var counts = (sessions: 0, records: 0)
-        try write("{\"format\": \"checkrun-export\", \"version\": 1, \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), \"sessions\": [\n")
+        try write("{\"format\": \"checkrun-export\", \"version\": \(Self.exportVersion), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), \"sessions\": [\n")
         var first = true
         try forEachSessionEntry(release: release) { entry in
             try write((first ? "" : ",\n") + JSONWriter.compact(entry.json))

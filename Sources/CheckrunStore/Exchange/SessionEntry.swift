@@ -38,7 +38,8 @@ public struct SessionEntry: Sendable {
                     JSONMember("resultId", JSONNode(.string(record.resultID.lowercasedText))),
                     JSONMember("kind", JSONNode(.string(record.kind.rawValue))),
                     JSONMember("reason", JSONNode(record.reason.map(JSONValue.string) ?? .null)),
-                    JSONMember("payload", (try? JSONParser.parse(record.payload)) ?? JSONNode(.null)),
+                    // The exact text that was hashed, so an export and a merge carry it byte for byte.
+                    JSONMember("payload", JSONNode(.string(record.payload))),
                     JSONMember("recordedAt", JSONNode(.number(record.recordedAt.timeIntervalSince1970))),
                     JSONMember("previousHash", JSONNode(.string(record.previousHash))),
                     JSONMember("hash", JSONNode(.string(record.hash))),
@@ -82,7 +83,7 @@ public struct SessionEntry: Sendable {
               let payload = item["payload"] else { return nil }
         return Record(
             sessionID: sessionID, sequence: item["sequence"]?.intValue ?? 0, resultID: resultID, kind: kind,
-            reason: item["reason"]?.stringValue, payload: JSONWriter.write(payload.value),
+            reason: item["reason"]?.stringValue, payload: payload.stringValue ?? JSONWriter.write(payload.value),
             recordedAt: Date(timeIntervalSince1970: item["recordedAt"]?.doubleValue ?? 0),
             previousHash: item["previousHash"]?.stringValue ?? "", storedHash: item["hash"]?.stringValue ?? "")
     }

@@ -113,8 +113,8 @@ public struct ExportFileSource: SessionSource {
             throw ExportFileError(description: "\(path): invalid JSON in the header: \(error.message)")
         }
         guard sawSessions else { throw ExportFileError(description: "\(path): there is no \"sessions\" list; this is not a checkrun export") }
-        if let version = root["version"]?.intValue, version > 1 {
-            throw ExportFileError(description: "\(path) was written by a newer checkrun (export version \(version); this checkrun reads version 1); upgrade checkrun to merge it")
+        if let version = root["version"]?.intValue, version > ResultStore.exportVersion {
+            throw ExportFileError(description: "\(path) was written by a newer checkrun (export version \(version); this checkrun reads up to \(ResultStore.exportVersion)); upgrade checkrun to merge it")
         }
         try problems(ExportSchema.document.validate(root), at: header.first?.value)
     }

@@ -1,0 +1,47 @@
+import CheckrunModel
+import Foundation
+import Testing
+
+/// The hashed forms of Schemas/canonical-forms.md, locked: records and sessions chained by
+/// an earlier checkrun must verify with every later one.
+@Suite struct CanonicalFormTests {
+    static func session() throws -> Session {
+        Session(id: try #require(UUID(uuidString: "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9")), release: "2.4", build: "311 (45)",
+                device: "iPhone 15, \"mini\"", osVersion: "18.1", tester: "Ana Núñez",
+                plan: ["tiny-target/touch-one-hand", "motor-accessibility/switch-control-stops-to-pay"],
+                startedAt: Date(timeIntervalSince1970: 1_700_000_000.5), finishedAt: nil)
+    }
+
+    @Test func aSessionsDetailsAndDigest() throws {
+        let session = try Self.session()
+        #expect(session.canonicalText == """
+            {
+              "id": "6f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9",
+              "release": "2.4",
+              "build": "311 (45)",
+              "device": "iPhone 15, \\"mini\\"",
+              "osVersion": "18.1",
+              "tester": "Ana Núñez",
+              "plan": [
+                "tiny-target/touch-one-hand",
+                "motor-accessibility/switch-control-stops-to-pay"
+              ],
+              "startedAt": 1700000000.5
+            }
+
+            """)
+        #expect(session.digest == "d87f36b9bccc9521716f4c2f5600f33404a926cb4c6612c60736960261ffb5c0")
+    }
+
+    @Test func anAnswerRecordAndAnAmendRecord() throws {
+        let session = try Self.session()
+        let payload = try PayloadTests.sample().payload
+        let answer = Record(sessionID: session.id, sequence: 1, resultID: try PayloadTests.sample().id, kind: .answer, reason: nil,
+                            payload: payload, recordedAt: Date(timeIntervalSince1970: 0), previousHash: session.digest)
+        #expect(answer.hash == "505fd0eb9396aa78939d84dfd8f8118c668698d8f38dd1376510964087d5527e")
+        let amend = Record(sessionID: session.id, sequence: 2, resultID: answer.resultID, kind: .amend, reason: "Delete fired from the \"debug\" overlay\n",
+                           payload: payload, recordedAt: Date(timeIntervalSince1970: 0), previousHash: answer.hash)
+        #expect(amend.hash == "e35c8986d2e8fcf46c5463008df372405a2400beb58ab5a1bdd7180a9035fbc3")
+        #expect(answer.hash == SHA256.hex([session.digest, "1", "answer", "\"\"", payload].joined(separator: "\n")), "the form the spec writes down")
+    }
+}
