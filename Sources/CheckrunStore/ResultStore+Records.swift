@@ -33,7 +33,7 @@ extension ResultStore {
 
     /// Migration 2: results saved before the record existed get their first record now.
     func recordExistingResults() throws {
-        let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(uuidString:)) }
+        let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }
         for case let id? in sessions {
             for result in try results(inSession: id).sorted(by: { $0.updatedAt < $1.updatedAt }) {
                 try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
@@ -47,7 +47,7 @@ extension ResultStore {
             "SELECT sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records WHERE session_id = ? ORDER BY sequence",
             [.text(sessionID.storageText)]
         ) { row in
-            guard let resultID = row.string(1).flatMap(UUID.init(uuidString:)), let kind = row.string(2).flatMap(Record.Kind.init(rawValue:)) else { return }
+            guard let resultID = row.string(1).flatMap(UUID.init(text:)), let kind = row.string(2).flatMap(Record.Kind.init(rawValue:)) else { return }
             let record = Record(sessionID: sessionID, sequence: row.int(0) ?? 0, resultID: resultID, kind: kind, reason: row.string(3),
                                 payload: row.string(4) ?? "", recordedAt: row.date(5) ?? Date(), previousHash: row.string(6) ?? "",
                                 storedHash: row.string(7) ?? "")
@@ -79,7 +79,7 @@ extension ResultStore {
             SELECT r.session_id, r.id FROM results r JOIN sessions s ON s.id = r.session_id
             WHERE r.check_name = ?1 AND s.release = ?2 AND s.build = ?3 AND (?4 IS NULL OR s.device = ?4) AND r.verdict IS NOT NULL
             ORDER BY r.updated_at DESC
-            """, [.text(check), .text(release), .text(build), SQLValue(device)]) { ($0.string(0).flatMap(UUID.init(uuidString:)), $0.string(1)) }
+            """, [.text(check), .text(release), .text(build), SQLValue(device)]) { ($0.string(0).flatMap(UUID.init(text:)), $0.string(1)) }
         var found: [CheckResult] = []
         for case let (session?, id?) in ids {
             if let result = try results(inSession: session).first(where: { $0.id.storageText == id }) { found.append(result) }
@@ -114,7 +114,7 @@ extension ResultStore {
             ORDER BY s.id
             """, [.text(release), SQLValue(build)]
         ) { row in
-            ChainDigest(session: row.string(0).flatMap { UUID(uuidString: $0) } ?? UUID(), records: row.int(1) ?? 0, head: row.string(2) ?? "")
+            ChainDigest(session: row.string(0).flatMap { UUID(text: $0) } ?? UUID(), records: row.int(1) ?? 0, head: row.string(2) ?? "")
         }
     }
 }

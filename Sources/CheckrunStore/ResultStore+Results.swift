@@ -72,7 +72,7 @@ extension ResultStore {
 
     /// A result from the first columns of a row (see `resultColumns`), without its parts.
     static func readResult(_ row: Row) -> CheckResult? {
-        guard let id = row.string(0).flatMap({ UUID(uuidString: $0) }), let session = row.string(1).flatMap({ UUID(uuidString: $0) }) else {
+        guard let id = row.string(0).flatMap({ UUID(text: $0) }), let session = row.string(1).flatMap({ UUID(text: $0) }) else {
             return nil
         }
         var result = CheckResult(

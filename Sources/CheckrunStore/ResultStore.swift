@@ -45,7 +45,8 @@ public final class ResultStore {
         }
     }
 
-    private init(readingDatabase database: Database) {
+    /// A store over a connection opened elsewhere, for reading only (merge sources, verification lanes).
+    init(readingDatabase database: Database) {
         self.database = database
     }
 
@@ -145,7 +146,7 @@ public final class ResultStore {
     static let sessionColumns = "id, release, build, device, os_version, tester, plan, started_at, finished_at"
 
     static func readSession(_ row: Row) -> Session? {
-        guard let idText = row.string(0), let id = UUID(uuidString: idText) else { return nil }
+        guard let idText = row.string(0), let id = UUID(text: idText) else { return nil }
         return Session(
             id: id, release: row.string(1) ?? "", build: row.string(2) ?? "", device: row.string(3) ?? "",
             osVersion: row.string(4) ?? "", tester: row.string(5) ?? "", plan: decodePlan(row.string(6) ?? ""),

@@ -24,3 +24,19 @@ import Testing
         }
     }
 }
+
+@Suite struct UUIDParsingTests {
+    @Test func parsesWhatFoundationParsesAndRefusesTheRest() {
+        for _ in 0..<200 {
+            let id = UUID()
+            #expect(UUID(text: id.uuidString) == id)
+            #expect(UUID(text: id.lowercasedText) == id)
+            #expect(UUID(text: id.storageText) == id)
+        }
+        for bad in ["", "not a uuid", "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F", "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0FG", "6F1E2D3C4B5A-4978-8695-A4B3C2D1E0F9A",
+                    "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9 ", "6f1e2d3c_4b5a_4978_8695_a4b3c2d1e0f9"] {
+            #expect(UUID(text: bad) == nil, "\(bad)")
+            #expect(UUID(uuidString: bad) == nil, "Foundation agrees about \(bad)")
+        }
+    }
+}

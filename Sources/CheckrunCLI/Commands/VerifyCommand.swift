@@ -26,7 +26,10 @@ struct VerifyCommand: CheckrunCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let pins = try context.arguments.value("against").map(readPins)
         let store = try context.openStore(.existingOnly)
-        var report = try store.verify { count in context.printError("Verified \(count) records…") }
+        let clock = ProgressClock()
+        var report = try store.verify { count in
+            if clock.due() { context.printError("Verified about \(count) records…") }
+        }
         if let pins { report.problems += try store.problems(against: pins.chains) }
         for problem in report.fileProblems { context.print(problem) }
         for problem in report.problems { context.print(problem.description) }
@@ -62,5 +65,19 @@ struct VerifyCommand: CheckrunCommand {
             chains.append(PinnedChain(session: id, records: records, head: head))
         }
         return (path, chains)
+    }
+}
+
+/// Progress at most once a second, from whichever thread reports it.
+final class ProgressClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = Date()
+
+    func due() -> Bool {
+        lock.withLock {
+            guard Date().timeIntervalSince(last) >= 1 else { return false }
+            last = Date()
+            return true
+        }
     }
 }

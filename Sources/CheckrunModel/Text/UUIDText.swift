@@ -46,4 +46,37 @@ extension UUID {
             }
         }
     }
+
+    /// Parses `8-4-4-4-12` hexadecimal text in either case, as `UUID(uuidString:)` does, without
+    /// its `sscanf`, which was a tenth of the cost of verifying a database.
+    public init?(text: String) {
+        var text = text
+        let parsed: uuid_t? = text.withUTF8 { bytes in
+            guard bytes.count == 36 else { return nil }
+            var value = [UInt8](repeating: 0, count: 16)
+            var position = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    guard bytes[position] == UInt8(ascii: "-") else { return nil }
+                    position += 1
+                }
+                guard let high = Self.nibble(bytes[position]), let low = Self.nibble(bytes[position + 1]) else { return nil }
+                value[index] = high << 4 | low
+                position += 2
+            }
+            return (value[0], value[1], value[2], value[3], value[4], value[5], value[6], value[7],
+                    value[8], value[9], value[10], value[11], value[12], value[13], value[14], value[15])
+        }
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
 }

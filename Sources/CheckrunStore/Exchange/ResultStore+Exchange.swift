@@ -29,7 +29,7 @@ extension ResultStore {
     public func forEachSessionEntry(release: String?, _ body: (SessionEntry) throws -> Void) throws {
         let sessions = try database.query(
             "SELECT id FROM sessions WHERE ?1 IS NULL OR release = ?1 ORDER BY started_at, id", [SQLValue(release)]
-        ) { $0.string(0).flatMap(UUID.init(uuidString:)) }
+        ) { $0.string(0).flatMap(UUID.init(text:)) }
         for case let id? in sessions {
             guard let session = try session(id: id) else { continue }
             var records: [Record] = []

@@ -50,7 +50,7 @@ public struct SessionEntry: Sendable {
 
     /// Reads an entry that passed the export schema.
     init?(json node: JSONNode) {
-        guard let sessionNode = node["session"], let idText = sessionNode["id"]?.stringValue, let id = UUID(uuidString: idText),
+        guard let sessionNode = node["session"], let idText = sessionNode["id"]?.stringValue, let id = UUID(text: idText),
               let items = node["records"]?.arrayValue else { return nil }
         let finished = node["finishedAt"]?.doubleValue
         let session = Session(
@@ -78,7 +78,7 @@ public struct SessionEntry: Sendable {
     }
 
     private static func record(_ item: JSONNode, sessionID: UUID) -> Record? {
-        guard let resultText = item["resultId"]?.stringValue, let resultID = UUID(uuidString: resultText),
+        guard let resultText = item["resultId"]?.stringValue, let resultID = UUID(text: resultText),
               let kindText = item["kind"]?.stringValue, let kind = Record.Kind(rawValue: kindText),
               let payload = item["payload"] else { return nil }
         return Record(

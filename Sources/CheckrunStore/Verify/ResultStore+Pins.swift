@@ -20,7 +20,7 @@ extension ResultStore {
         var ids: [UUID] = []
         for scope in scopes {
             try database.forEach("SELECT id FROM sessions WHERE release = ? AND build = ? ORDER BY started_at", [.text(scope.release), .text(scope.build)]) { row in
-                if let id = row.string(0).flatMap(UUID.init(uuidString:)) { ids.append(id) }
+                if let id = row.string(0).flatMap(UUID.init(text:)) { ids.append(id) }
             }
         }
         return ids

@@ -30,21 +30,21 @@ extension ResultStore {
     /// so memory stays flat.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
-        // The file itself first: a damaged index can hide a result from one query and show it
-        // to another, whatever the chains say.
-        let soundness = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
-        if soundness != ["ok"] {
-            report.fileProblems = soundness.prefix(5).map { "the file is damaged (SQLite: \($0))" }
+        // The file itself too: a damaged index can hide a result from one query and show it
+        // to another, whatever the chains say. SQLite checks it on a connection of its own
+        // while the chains are verified.
+        let soundness = FileCheck(path: database.path)
+        let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
+        let verified = try ParallelVerification.run(sessions, path: database.path, progress: progress) { store, ids, report, progress in
+            try store.verifyInGroups(ids, into: &report, progress: progress)
         }
-        let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(uuidString:)) }
-        for case let sessionID? in sessions {
-            report.sessions += 1
-            guard let session = try session(id: sessionID) else { continue }
-            try verifySession(session, into: &report, progress: progress)
-        }
+        report.sessions = verified.sessions
+        report.records = verified.records
+        report.problems = verified.problems
+        report.fileProblems = try soundness.problems()
         let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
         for case let orphan? in orphans {
-            report.problems.append(VerificationProblem(session: UUID(uuidString: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
+            report.problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
         }
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
@@ -52,44 +52,20 @@ extension ResultStore {
 
     /// Verifies only the sessions given (those a report shows).
     public func verify(sessions ids: [UUID]) throws -> VerificationReport {
-        var report = VerificationReport()
-        for id in ids {
-            report.sessions += 1
-            guard let session = try session(id: id) else {
-                report.problems.append(VerificationProblem(session: id, sequence: nil, message: "the session is gone"))
-                continue
-            }
-            try verifySession(session, into: &report, progress: nil)
+        var report = try ParallelVerification.run(ids, path: database.path, progress: nil) { store, ids, report, _ in
+            try store.verifyInGroups(ids, into: &report, progress: nil)
         }
+        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }
 
-    private func verifySession(_ session: Session, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
-        var chain = ChainCheck(session: session)
-        try forEachRecord(inSession: session.id) { record in
-            report.records += 1
-            if report.records % 10_000 == 0 { progress?(report.records) }
-            chain.add(record)
-        }
-        report.problems += chain.problems
-        if chain.count == 0 && session.finishedAt != nil {
-            // A walk that has had no answer yet has no records, and is unfinished; a finished
-            // session without one was added, or emptied, behind checkrun's back.
-            report.problems.append(VerificationProblem(session: session.id, sequence: nil,
-                message: "the session is marked finished but has no records: it was added or emptied behind checkrun's back"))
-        }
-        report.problems += try tableProblems(session.id, chain)
-    }
-
     /// Compares what the results tables hold for a session with what its records say.
-    private func tableProblems(_ sessionID: UUID, _ chain: ChainCheck) throws -> [VerificationProblem] {
+    func tableProblems(_ sessionID: UUID, _ chain: ChainCheck, _ tables: [CheckResult], _ stored: [UUID: StoredColumns]) -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         func add(_ sequence: Int?, _ message: String) {
             problems.append(VerificationProblem(session: sessionID, sequence: sequence, message: message))
         }
         let edited = "it was edited behind checkrun's back"
-        let stored = try storedColumns(sessionID)
-        let tables = try results(inSession: sessionID)
         for result in tables {
             guard let record = chain.latest[result.id] else {
                 add(nil, "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded")
@@ -114,20 +90,10 @@ extension ResultStore {
         return problems
     }
 
-    private struct StoredColumns {
+    struct StoredColumns {
         var activeSeconds: Double?
         var amendments: Int
         var amendReason: String?
-    }
-
-    /// The columns kept beside a result that its parts do not carry.
-    private func storedColumns(_ sessionID: UUID) throws -> [UUID: StoredColumns] {
-        var columns: [UUID: StoredColumns] = [:]
-        try database.forEach("SELECT id, active_seconds, amendments, amend_reason FROM results WHERE session_id = ?", [.text(sessionID.storageText)]) { row in
-            guard let id = row.string(0).flatMap(UUID.init(uuidString:)) else { return }
-            columns[id] = StoredColumns(activeSeconds: row.double(1), amendments: row.int(2) ?? 0, amendReason: row.string(3))
-        }
-        return columns
     }
 
     /// Nil when the table's result gives exactly the record's payload; else what differs. The

@@ -1,0 +1,70 @@
+import CheckrunModel
+import Foundation
+
+extension ResultStore {
+    /// How many sessions one round of queries covers: four queries for a group, not seven for
+    /// each session, which was most of the cost of verifying many small sessions.
+    static let verificationGroup = 64
+
+    func verifyInGroups(_ ids: ArraySlice<UUID>, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
+        var start = ids.startIndex
+        while start < ids.endIndex {
+            let end = min(start + Self.verificationGroup, ids.endIndex)
+            try verifyGroup(Array(ids[start..<end]), into: &report)
+            progress?(report.records)
+            start = end
+        }
+    }
+
+    private func verifyGroup(_ ids: [UUID], into report: inout VerificationReport) throws {
+        let list: [SQLValue] = [.text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")]
+        var sessions: [UUID: Session] = [:]
+        try database.forEach("SELECT \(Self.sessionColumns) FROM sessions WHERE id IN (SELECT value FROM json_each(?))", list) { row in
+            if let session = Self.readSession(row) { sessions[session.id] = session }
+        }
+        var chains: [UUID: ChainCheck] = [:]
+        for session in sessions.values { chains[session.id] = ChainCheck(session: session) }
+        try database.forEach(
+            """
+            SELECT session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records
+            WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
+            """, list
+        ) { row in
+            guard let session = row.string(0).flatMap(UUID.init(text:)), let resultID = row.string(2).flatMap(UUID.init(text:)),
+                  let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)) else { return }
+            report.records += 1
+            chains[session]?.add(Record(sessionID: session, sequence: row.int(1) ?? 0, resultID: resultID, kind: kind, reason: row.string(4),
+                                        payload: row.string(5) ?? "", recordedAt: row.date(6) ?? Date(), previousHash: row.string(7) ?? "",
+                                        storedHash: row.string(8) ?? ""))
+        }
+        var results: [CheckResult] = []
+        var stored: [UUID: StoredColumns] = [:]
+        try database.forEach(
+            """
+            SELECT \(Self.resultColumns), r.active_seconds, r.amendments, r.amend_reason FROM results r
+            WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.started_at, r.attempt
+            """, list
+        ) { row in
+            guard let result = Self.readResult(row) else { return }
+            results.append(result)
+            stored[result.id] = StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14))
+        }
+        try loadParts(of: &results)
+        let bySession = Dictionary(grouping: results, by: \.sessionID)
+        for id in ids {
+            report.sessions += 1
+            guard let session = sessions[id], let chain = chains[id] else {
+                report.problems.append(VerificationProblem(session: id, sequence: nil, message: "the session is gone"))
+                continue
+            }
+            report.problems += chain.problems
+            if chain.count == 0 && session.finishedAt != nil {
+                // A walk that has had no answer yet has no records, and is unfinished; a finished
+                // session without one was added, or emptied, behind checkrun's back.
+                report.problems.append(VerificationProblem(session: id, sequence: nil,
+                    message: "the session is marked finished but has no records: it was added or emptied behind checkrun's back"))
+            }
+            report.problems += tableProblems(id, chain, bySession[id] ?? [], stored)
+        }
+    }
+}
