@@ -28,17 +28,6 @@ public enum WalkStep: Sendable, Equatable {
 }
 
 extension CheckResult {
-    /// Whether something failed that no note explains yet, which makes notes required.
-    /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
-    func needsNotes(_ check: Check) -> Bool {
-        if check.expected.isEmpty { return verdict == .fail }
-        let unexplained = outcomes.contains { $0?.verdict == .fail && ($0?.note ?? "").isEmpty }
-        let overCeiling = check.counters.contains { counter in
-            counter.ceiling.map { (counters[counter.id]?.value ?? 0) > $0 } ?? false
-        }
-        return unexplained || overCeiling
-    }
-
     func isAnswered(_ step: WalkStep, _ check: Check) -> Bool {
         switch step {
         case .timing: return activeSeconds != nil

@@ -27,6 +27,7 @@ import Testing
         try writer.insert(session)
         var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
         result.verdict = .fail
+        result.notes = "Delete fired"
         try writer.save(result)
         #expect(FileManager.default.fileExists(atPath: folder.path("ana.sqlite-wal")))
         let merged = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)

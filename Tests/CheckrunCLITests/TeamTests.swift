@@ -18,7 +18,7 @@ import Testing
         defer { folder.remove() }
         let script = """
             for i in $(seq 1 250); do
-              "$0" record --db shared.sqlite --protocols "$1" --release 9 --build "$2" --check tiny-target/touch-one-hand --verdict pass --count hits=$((i % 11)) >/dev/null || echo "failed $i"
+              "$0" record --db shared.sqlite --protocols "$1" --release 9 --build "$2" --check tiny-target/touch-one-hand --verdict pass --count hits=10 --seconds $((i % 11 + 5)) >/dev/null || echo "failed $i"
             done
             """
         var writers: [Process] = []
@@ -78,7 +78,7 @@ import Testing
 
         let noReason = try checkrun(["amend", "--db", "team.sqlite", "--release", "2.4", "--build", "311", "--check", "tiny-target/accessibility-inspector", "--verdict", "pass"], in: folder)
         #expect(noReason.status == 2)
-        let ambiguous = try checkrun(["amend", "--db", "team.sqlite", "--release", "2.4", "--build", "311", "--check", "tiny-target/accessibility-inspector", "--verdict", "pass", "--reason", "r"], in: folder)
+        let ambiguous = try checkrun(["amend", "--db", "team.sqlite", "--release", "2.4", "--build", "311", "--check", "tiny-target/accessibility-inspector", "--verdict", "pass", "--expected", "2=pass", "--reason", "r"], in: folder)
         #expect(ambiguous.status == 0 || ambiguous.stderr.contains("several devices"))
         let report = try checkrun(["report", "--release", "2.4", "--db", "team.sqlite"], in: folder)
         #expect(report.stdout.contains("- Verdict: pass (amended once: r)"))

@@ -129,7 +129,7 @@ import Glibc
         ], in: folder)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(recorded.stdout.hasPrefix("Recorded motor-accessibility/switch-control-stops-to-pay: pass, attempt 1, in session "))
-        let again = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "motor-accessibility/switch-control-stops-to-pay", "--verdict", "fail", "--device", "iPad"], in: folder)
+        let again = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "motor-accessibility/switch-control-stops-to-pay", "--verdict", "fail", "--notes", "the timeout ran out", "--device", "iPad"], in: folder)
         #expect(again.stdout.contains("attempt 2"))
 
         let store = try ResultStore(path: folder.path("checkrun.sqlite"))
@@ -149,7 +149,7 @@ import Glibc
         #expect(badCounter.stderr.contains("has no counter \"hit\"; its counters: hits. Did you mean \"hits\"?"))
         let blocked = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "blocked"], in: folder)
         #expect(blocked.status == 2)
-        #expect(blocked.stderr.contains("needs --reason"))
+        #expect(blocked.stderr.contains("a blocked result needs the reason it could not be done"), "\(blocked.stderr)")
         let badTime = try checkrun(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--seconds", "abc"], in: folder)
         #expect(badTime.status == 2)
     }

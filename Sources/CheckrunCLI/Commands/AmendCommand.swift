@@ -61,32 +61,43 @@ struct AmendCommand: CheckrunCommand {
     /// The result with the corrections the options give; refuses a call that corrects nothing.
     private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String) throws -> CheckResult {
         var result = original
-        var changed = false
-        if let text = arguments.value("verdict") {
-            let verdict = try ResultOptions.verdict(text, command: "amend")
-            result.verdict = verdict
-            if verdict == .blocked { result.blockedReason = reason }
-            changed = true
-        }
-        for (index, verdict) in try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "amend") {
+        let check = reference.check
+        let now = Date()
+        let given = try arguments.value("verdict").map { try ResultOptions.verdict($0, command: "amend") }
+        let outcomes = try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "amend")
+        let counts = try ResultOptions.counts(arguments.all("count"), for: reference, command: "amend")
+        for (index, verdict) in outcomes {
             while result.outcomes.count <= index { result.outcomes.append(nil) }
-            result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note)
-            changed = true
+            result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note, answeredAt: now)
         }
-        for (name, value) in try ResultOptions.counts(arguments.all("count"), for: reference, command: "amend") {
-            result.counters[name] = CounterValue(value)
-            changed = true
+        for (name, value) in counts {
+            result.counters[name] = CounterValue(value, answeredAt: now)
+            // An outcome whose target counts this counter is judged again by the new count.
+            for (index, outcome) in check.expected.enumerated() where outcome.target?.counter == name && !outcomes.contains(where: { $0.index == index }) {
+                guard index < result.outcomes.count, let target = outcome.target, result.outcomes[index]?.verdict != .notApplicable else { continue }
+                result.outcomes[index] = OutcomeAnswer(target.isMet(by: value) ? .pass : .fail, value: value, note: result.outcomes[index]?.note, answeredAt: now)
+            }
         }
         if let text = arguments.value("seconds") {
-            result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: try ResultOptions.seconds(text, command: "amend")))
-            changed = true
+            result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: try ResultOptions.seconds(text, command: "amend"), recordedAt: now))
         }
         if let notes = arguments.value("notes") {
             result.notes = notes
-            changed = true
+            result.notesAnsweredAt = now
         }
-        guard changed else {
+        if let given {
+            result.verdict = given
+            result.blockedReason = given == .blocked ? reason : nil
+        } else if result.verdict == .pass || result.verdict == .fail {
+            // A changed outcome or count changes the verdict it adds up to.
+            result.verdict = result.derivedVerdict(against: check)
+        }
+        guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value("seconds") != nil || arguments.value("notes") != nil else {
             throw UsageError("nothing to correct: give --verdict, --expected, --count, --seconds or --notes", command: "amend")
+        }
+        let contradictions = Judgement.contradictions(of: result, against: check)
+        guard contradictions.isEmpty else {
+            throw CommandFailure("the corrected result contradicts itself: \(contradictions.joined(separator: "; ")). Nothing was amended", exitCode: 2)
         }
         return result
     }

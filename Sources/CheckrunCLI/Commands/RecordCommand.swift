@@ -7,12 +7,17 @@ struct RecordCommand: CheckrunCommand {
     static let definition = CommandDefinition(
         name: "record",
         abstract: "Record one check's result without the walk.",
-        discussion: "The result is saved in a session of its own, as the next attempt at the check for that release, build and device.",
+        discussion: """
+        The result is saved in a session of its own, as the next attempt at the check for that release,
+        build and device. It is judged as the walk judges: without --verdict the outcomes and counts
+        decide it, and a result that contradicts itself (a pass with a failed outcome, a count beyond
+        what is possible, a failure with no reason) is refused with exit 2 and nothing is recorded.
+        """,
         options: [
             OptionDefinition("release", .value("R"), help: "The release under test."),
             OptionDefinition("build", .value("B"), help: "The build under test."),
             OptionDefinition("check", .value("PROTOCOL/CHECK"), help: "The check, e.g. tiny-target/touch-one-hand."),
-            OptionDefinition("verdict", .value("V"), help: "pass, fail, blocked or skipped.", completion: .values(Verdict.allCases.map(\.rawValue))),
+            OptionDefinition("verdict", .value("V"), help: "pass, fail, blocked or skipped (default: judged from the outcomes and counts).", completion: .values(Verdict.allCases.map(\.rawValue))),
             OptionDefinition("seconds", .value("N"), help: "Active time, as seconds or m:ss."),
             OptionDefinition("count", .repeated("NAME=N"), help: "A counter's value, e.g. stops=14 (repeatable)."),
             OptionDefinition("expected", .repeated("N=VERDICT"), help: "Expected outcome N (from 1): pass, fail or na (repeatable)."),
@@ -20,6 +25,7 @@ struct RecordCommand: CheckrunCommand {
             OptionDefinition("reason", .value("TEXT"), help: "Why the check is blocked (with --verdict blocked)."),
             OptionDefinition("tester", .value("NAME"), help: "Who tested (default: $USER)."),
             OptionDefinition("device", .value("TEXT"), help: "The device."),
+            OptionDefinition("os", .value("VERSION"), help: "The device's OS version, e.g. 18.1."),
             StoreOptions.database,
         ],
         examples: [
@@ -29,24 +35,52 @@ struct RecordCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let arguments = context.arguments
-        guard let release = arguments.value("release") else { throw UsageError("missing --release R", command: "record") }
-        guard let build = arguments.value("build") else { throw UsageError("missing --build B", command: "record") }
-        guard let name = arguments.value("check") else { throw UsageError("missing --check PROTOCOL/CHECK", command: "record") }
-        guard let verdictText = arguments.value("verdict") else { throw UsageError("missing --verdict: pass, fail, blocked or skipped", command: "record") }
-        let verdict = try ResultOptions.verdict(verdictText, command: "record")
+        var missing: [String] = []
+        if arguments.value("release") == nil { missing.append("--release R") }
+        if arguments.value("build") == nil { missing.append("--build B") }
+        if arguments.value("check") == nil { missing.append("--check PROTOCOL/CHECK") }
+        guard missing.isEmpty, let release = arguments.value("release"), let build = arguments.value("build"), let name = arguments.value("check") else {
+            throw UsageError("missing \(missing.joined(separator: ", "))", command: "record")
+        }
+        let verdict = try arguments.value("verdict").map { try ResultOptions.verdict($0, command: "record") }
         let library = try context.loadProtocols()
         guard let reference = library.check(named: name) else {
             let hint = library.suggestions(forCheck: name).first.map { " Did you mean \"\($0)\"?" } ?? ""
             throw CommandFailure("no check \"\(name)\".\(hint) Run `checkrun list` to see them all.")
         }
-        let check = reference.check
-        let device = arguments.value("device") ?? ""
         let now = Date()
         let session = Session(
-            release: release, build: build, device: device, tester: arguments.value("tester") ?? context.environment["USER"] ?? "",
-            plan: [reference.name], startedAt: now, finishedAt: now)
-
+            release: release, build: build, device: arguments.value("device") ?? "", osVersion: arguments.value("os") ?? "",
+            tester: arguments.value("tester") ?? context.environment["USER"] ?? "", plan: [reference.name], startedAt: now, finishedAt: now)
+        var result = try answers(arguments, reference: reference, session: session, at: now)
+        // The answers are judged first on their own (a count beyond what is possible), then
+        // with the verdict given or derived.
+        try refuseContradictions(in: result, against: reference.check)
+        result.verdict = try judgedVerdict(verdict, of: result, against: reference)
+        try refuseContradictions(in: result, against: reference.check)
         let store = try context.openStore()
+        // The attempt is numbered, the session written and the result saved in one write
+        // transaction: two records at once cannot take the same attempt, and a kill leaves
+        // either all of it or none.
+        try store.batch {
+            result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: session.device)
+            try store.insert(session)
+            try store.save(result)
+        }
+        context.print("Recorded \(reference.name): \(result.verdict?.rawValue ?? "in progress"), attempt \(result.attempt), in session \(session.shortID).")
+        return 0
+    }
+
+    private static func refuseContradictions(in result: CheckResult, against check: Check) throws {
+        let contradictions = Judgement.contradictions(of: result, against: check)
+        guard contradictions.isEmpty else {
+            throw CommandFailure("the result contradicts itself: \(contradictions.joined(separator: "; ")). Nothing was recorded", exitCode: 2)
+        }
+    }
+
+    /// The result the options describe, without its verdict.
+    private static func answers(_ arguments: ParsedArguments, reference: CheckReference, session: Session, at now: Date) throws -> CheckResult {
+        let check = reference.check
         var result = CheckResult(
             sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
             attempt: 1, outcomeCount: check.expected.count, startedAt: now)
@@ -61,24 +95,26 @@ struct RecordCommand: CheckrunCommand {
             let value = check.expected[index].target.flatMap { result.counters[$0.counter]?.value }
             result.outcomes[index] = OutcomeAnswer(outcome, value: value, answeredAt: now)
         }
-        if verdict == .blocked {
-            guard let reason = arguments.value("reason") ?? arguments.value("notes") else {
-                throw UsageError("a blocked result needs --reason TEXT: why could the check not be done?", command: "record")
-            }
-            result.blockedReason = reason
+        Judgement.fillOutcomesFromCounts(&result, against: check)
+        if arguments.value("verdict") == "blocked" || arguments.value("reason") != nil {
+            result.blockedReason = arguments.value("reason") ?? arguments.value("notes")
         }
         result.notes = arguments.value("notes")
         result.notesAnsweredAt = result.notes == nil ? nil : now
-        result.verdict = verdict
-        // The attempt is numbered, the session written and the result saved in one write
-        // transaction: two records at once cannot take the same attempt, and a kill leaves
-        // either all of it or none.
-        try store.batch {
-            result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: device)
-            try store.insert(session)
-            try store.save(result)
+        result.updatedAt = now
+        return result
+    }
+
+    /// The verdict given, or the one every answered outcome adds up to.
+    private static func judgedVerdict(_ given: Verdict?, of result: CheckResult, against reference: CheckReference) throws -> Verdict {
+        if let given { return given }
+        let check = reference.check
+        guard !check.expected.isEmpty, result.outcomes.allSatisfy({ $0 != nil }) else {
+            let missing = result.outcomes.enumerated().filter { $0.element == nil }.map { String($0.offset + 1) }
+            throw UsageError(check.expected.isEmpty
+                ? "\(reference.name) has no expected outcomes to judge; give --verdict pass, fail, blocked or skipped"
+                : "give --verdict, or every expected outcome so checkrun can judge it (missing: --expected \(missing.joined(separator: ", ")))", command: "record")
         }
-        context.print("Recorded \(reference.name): \(verdict.rawValue), attempt \(result.attempt), in session \(session.shortID).")
-        return 0
+        return result.derivedVerdict(against: check)
     }
 }

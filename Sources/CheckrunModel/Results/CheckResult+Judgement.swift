@@ -23,6 +23,17 @@ extension CheckResult {
         return failures(against: check).isEmpty ? .pass : .fail
     }
 
+    /// Whether something failed that no note explains yet, which makes notes required.
+    /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
+    public func needsNotes(_ check: Check) -> Bool {
+        if check.expected.isEmpty { return verdict == .fail }
+        let unexplained = outcomes.contains { $0?.verdict == .fail && ($0?.note ?? "").isEmpty }
+        let overCeiling = check.counters.contains { counter in
+            counter.ceiling.map { (counters[counter.id]?.value ?? 0) > $0 } ?? false
+        }
+        return unexplained || overCeiling
+    }
+
     /// Whether the timing went over the check's time limit.
     public func isOverTimeLimit(_ check: Check) -> Bool {
         guard let limit = check.timeLimit, let seconds = activeSeconds else { return false }

@@ -105,7 +105,7 @@ extension ResultStore {
             MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
         }
         if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
-        var resultIDs = Set<UUID>()
+        var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
         for record in entry.records {
             guard let result = CheckResult.decoding(payload: record.payload, sessionID: session.id) else {
                 throw refuse("record \(record.sequence) holds a result that cannot be read")
@@ -113,8 +113,17 @@ extension ResultStore {
             guard result.id == record.resultID else {
                 throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
             }
-            resultIDs.insert(record.resultID)
+            latest[record.resultID] = (record.sequence, result)
         }
+        // The same judge as the walk, `record` and `amend`, on each result as it now stands
+        // (the protocols are not needed for these rules).
+        for (sequence, result) in latest.values {
+            let contradictions = Judgement.contradictions(of: result, against: nil)
+            if !contradictions.isEmpty {
+                throw refuse("record \(sequence) holds a result of \(result.check) that contradicts itself: \(contradictions.joined(separator: "; "))")
+            }
+        }
+        let resultIDs = Set(latest.keys)
         for id in resultIDs {
             let owner = try database.query("SELECT session_id FROM records WHERE result_id = ? LIMIT 1", [.text(id.storageText)]) { $0.string(0) }.first ?? nil
             let claimed = try claim(id, for: session.id)

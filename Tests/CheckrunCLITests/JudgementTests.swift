@@ -1,0 +1,92 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// One judge for the walk, `record`, `amend` and `merge`: a contradiction is refused with its
+/// reason (exit 2) and nothing is stored.
+@Suite struct JudgementTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func record(_ extra: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"] + extra, in: folder)
+    }
+
+    func results(_ folder: TemporaryFolder) throws -> Int {
+        guard FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")) else { return 0 }
+        return try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly).database.scalarInt("SELECT count(*) FROM results") ?? 0
+    }
+
+    @Test(arguments: [
+        (["--verdict", "pass", "--expected", "1=fail"], "the verdict is pass, but expected outcome 1 failed"),
+        (["--count", "hits=12"], "hits 12 is more than the 10 possible"),
+        (["--verdict", "fail"], "no expected outcome failed, no count is over its ceiling and there are no notes"),
+        (["--verdict", "pass", "--count", "hits=9"], "the verdict is pass, but expected outcome 1 failed"),
+        (["--verdict", "pass", "--expected", "1=pass", "--count", "hits=9"], "expected outcome 1 is pass, but hits 9 against at least 10 of 10 is a fail"),
+        (["--verdict", "pass", "--reason", "no device"], "not blocked, but it still carries a blocked reason"),
+    ])
+    func recordRefusesAContradiction(arguments: [String], reason: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try record(arguments, in: folder)
+        #expect(recorded.status == 2, "\(arguments): \(recorded.stderr)")
+        #expect(recorded.stderr.contains(reason), "\(recorded.stderr)")
+        #expect(recorded.stderr.contains("Nothing was recorded"))
+        #expect(try results(folder) == 0)
+    }
+
+    @Test func recordWithoutAVerdictDerivesIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var recorded = try record(["--count", "hits=10", "--expected", "2=pass"], in: folder)
+        #expect(recorded.status == 0 && recorded.stdout.contains(": pass, attempt 1"), "\(recorded.stdout)\(recorded.stderr)")
+        recorded = try record(["--count", "hits=9", "--expected", "2=pass", "--notes", "missed once"], in: folder)
+        #expect(recorded.status == 0 && recorded.stdout.contains(": fail, attempt 2"), "\(recorded.stdout)\(recorded.stderr)")
+        recorded = try record(["--expected", "2=pass"], in: folder)
+        #expect(recorded.status == 2 && recorded.stderr.contains("missing: --expected 1"), "\(recorded.stderr)")
+    }
+
+    @Test func amendJudgesTheCorrectedResult() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try record(["--verdict", "blocked", "--reason", "no test device"], in: folder).status == 0)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--reason", "device arrived"]
+        var amended = try checkrun(amend + ["--verdict", "pass", "--expected", "1=pass", "--expected", "2=pass"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        let store = { try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly) }
+        var result = try #require(try store().latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil).first)
+        #expect(result.blockedReason == nil, "the blocked reason goes with the blocked verdict")
+        // A changed outcome is judged again: the verdict follows it, and a failure needs notes.
+        amended = try checkrun(amend + ["--expected", "2=fail"], in: folder)
+        #expect(amended.status == 2 && amended.stderr.contains("notes are required"), "\(amended.stderr)")
+        amended = try checkrun(amend + ["--expected", "2=fail", "--notes", "Delete fired"], in: folder)
+        #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
+        amended = try checkrun(amend + ["--count", "hits=12"], in: folder)
+        #expect(amended.status == 2 && amended.stderr.contains("more than the 10 possible"))
+        result = try #require(try store().latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil).first)
+        #expect(result.verdict == .fail && result.counters["hits"] == nil)
+        #expect(try store().verify().isClean)
+    }
+
+    @Test func mergeRefusesAResultThatContradictsItself() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try ResultStore(path: folder.path("old.sqlite"))
+        let session = Session(release: "2.4", build: "311", plan: ["tiny-target/touch-one-hand"])
+        try source.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "h", attempt: 1, outcomeCount: 2)
+        result.outcomes = [OutcomeAnswer(.fail, answeredAt: Date()), OutcomeAnswer(.pass, answeredAt: Date())]
+        result.verdict = .pass
+        try source.save(result)
+        source.database.close()
+        let merged = try checkrun(["merge", "old.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 1)
+        #expect(merged.stderr.contains("contradicts itself: the verdict is pass, but expected outcome 1 failed"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
+    }
+}
