@@ -7,10 +7,22 @@ enum CitedEvidence {
     static let option = OptionDefinition(
         "unverified", .flag, help: "Write even when the records it rests on fail verification; every format then says so at its top.")
 
-    /// Verifies the sessions; with problems, names them and fails, unless `--unverified` was
-    /// given, in which case the problems are returned for the output to state.
-    static func check(_ sessions: [UUID], in store: ResultStore, _ context: CommandContext) throws -> [String]? {
-        let report = try store.verify(sessions: sessions)
+    /// Starts verifying the sessions on connections of their own while the command goes on
+    /// building its output; `check` waits for it.
+    static func start(_ sessions: [UUID], in store: ResultStore) -> BackgroundWork<Result<VerificationReport, StoreError>> {
+        let verifier = store.verifier()
+        return BackgroundWork {
+            do { return .success(try verifier.verify(sessions: sessions)) } catch let error as StoreError { return .failure(error) } catch {
+                return .failure(StoreError("cannot verify: \(error)"))
+            }
+        }
+    }
+
+    /// The verification's outcome; with problems, names them and fails, unless `--unverified`
+    /// was given, in which case the problems are returned for the output to state.
+    static func check(_ work: BackgroundWork<Result<VerificationReport, StoreError>>, _ context: CommandContext) throws -> [String]? {
+        let report: VerificationReport
+        do { report = try work.value.get() } catch { throw CommandFailure(error.message) }
         guard !report.isClean else { return nil }
         let problems = report.fileProblems + report.problems.map(\.description)
         for problem in problems.prefix(20) { context.printError(problem) }

@@ -46,8 +46,9 @@ struct CompareCommand: CheckrunCommand {
         let store = try context.openStore(.existingOnly)
         let scopes = try resolveScopes(arguments, store)
         let library = try context.loadProtocols()
+        let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
-        comparison.unverifiedProblems = try CitedEvidence.check(try store.sessionIDs(of: scopes), in: store, context)
+        comparison.unverifiedProblems = try CitedEvidence.check(verification, context)
         try OutputFile.write(format.render(comparison), to: arguments.value("out"), context)
         if arguments.flag("fail-on-regression") && !comparison.regressions.isEmpty {
             context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")

@@ -39,6 +39,8 @@ struct ReportCommand: CheckrunCommand {
         // The protocol files are read and checked on another core while SQLite gathers results.
         let library = context.loadProtocolsInBackground()
         let store = try context.openStore(.existingOnly)
+        // The sessions the report rests on are verified on the other cores while it is built.
+        let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: context.arguments.value("build")), in: store)
         var report: ReleaseReport
         do {
             report = try ReleaseReport.make(
@@ -47,7 +49,7 @@ struct ReportCommand: CheckrunCommand {
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)
         }
-        report.unverifiedProblems = try CitedEvidence.check(report.chains.map(\.session), in: store, context)
+        report.unverifiedProblems = try CitedEvidence.check(verification, context)
         try OutputFile.write(format.render(report), to: context.arguments.value("out"), context)
         if context.arguments.flag("fail-on-failure") && report.hasFailures {
             context.printError("A check failed in release \(release); exiting with status 3 (--fail-on-failure).")

@@ -15,6 +15,13 @@ public struct PinnedChain: Sendable, Equatable {
 }
 
 extension ResultStore {
+    /// The sessions of a release (or one build) that have records: what a report rests on.
+    public func sessionIDs(release: String, build: String?) throws -> [UUID] {
+        try database.query(
+            "SELECT s.id FROM sessions s WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND EXISTS (SELECT 1 FROM records r WHERE r.session_id = s.id) ORDER BY s.id",
+            [.text(release), SQLValue(build)]) { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
+    }
+
     /// The sessions of the given builds: what a comparison of them rests on.
     public func sessionIDs(of scopes: [BuildScope]) throws -> [UUID] {
         var ids: [UUID] = []

@@ -52,12 +52,29 @@ extension ResultStore {
 
     /// Verifies only the sessions given (those a report shows).
     public func verify(sessions ids: [UUID]) throws -> VerificationReport {
-        var report = try ParallelVerification.run(ids, path: database.path, progress: nil) { store, ids, report, _ in
+        try verifier().verify(sessions: ids)
+    }
+
+    /// A verifier that opens connections of its own, so it can run while this store is in use.
+    public func verifier() -> SessionVerifier {
+        SessionVerifier(path: database.path)
+    }
+}
+
+/// Verifies sessions through connections of its own: safe to use on another thread.
+public struct SessionVerifier: Sendable {
+    let path: String
+
+    public func verify(sessions ids: [UUID]) throws -> VerificationReport {
+        var report = try ParallelVerification.run(ids, path: path, progress: nil) { store, ids, report, _ in
             try store.verifyInGroups(ids, into: &report, progress: nil)
         }
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }
+}
+
+extension ResultStore {
 
     /// Compares what the results tables hold for a session with what its records say.
     func tableProblems(_ sessionID: UUID, _ chain: ChainCheck, _ tables: [CheckResult], _ stored: [UUID: StoredColumns]) -> [VerificationProblem] {
