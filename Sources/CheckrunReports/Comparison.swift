@@ -65,7 +65,7 @@ public struct BuildFigures: Sendable, Equatable {
 
 /// How a verdict moved from one build to the next.
 public enum VerdictChange: String, Sendable {
-    case fixed, regressed, new
+    case fixed, unblocked, regressed, new
     case noLongerRun = "no longer run"
     case changed, same
 }
@@ -139,8 +139,41 @@ extension Comparison {
         return Comparison(scopes: scopes, threshold: threshold, checks: checks)
     }
 
+    /// Which way a counter should move, from its check: more is better for an outcome that
+    /// needs at least a number, fewer for one that allows at most a number or a counter with a
+    /// ceiling; for any other counter (stops, say) growth is what gets flagged.
+    public enum CounterDirection: Sendable {
+        case moreIsBetter, fewerIsBetter
+    }
+
+    /// Each check's counter directions, by check name.
+    public static func directions(_ library: ProtocolLibrary) -> [String: [String: CounterDirection]] {
+        var all: [String: [String: CounterDirection]] = [:]
+        for reference in library.allChecks { all[reference.name] = directions(for: reference.check) }
+        return all
+    }
+
+    /// Each counter's direction for a check.
+    public static func directions(for check: Check) -> [String: CounterDirection] {
+        var directions: [String: CounterDirection] = [:]
+        for counter in check.counters { directions[counter.id] = .fewerIsBetter }
+        for outcome in check.expected {
+            guard let target = outcome.target else { continue }
+            directions[target.counter] = target.atLeast != nil ? .moreIsBetter : .fewerIsBetter
+        }
+        return directions
+    }
+
+    /// Judges every change again with each check's counter directions, once the protocols are
+    /// read (a report builds its history while they load).
+    public mutating func judge(directions: [String: [String: CounterDirection]]) {
+        for index in checks.indices {
+            checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])
+        }
+    }
+
     /// Changes between each build and the previous one.
-    static func changes(_ figures: [BuildFigures?], _ threshold: Double) -> [BuildChange] {
+    static func changes(_ figures: [BuildFigures?], _ threshold: Double, _ directions: [String: CounterDirection] = [:]) -> [BuildChange] {
         var result: [BuildChange] = []
         for index in figures.indices.dropFirst() {
             let before = figures[index - 1], after = figures[index]
@@ -168,12 +201,16 @@ extension Comparison {
             for (name, value) in after.medianCounters {
                 if let old = before.medianCounters[name] { change.counterDeltas[name] = value - old }
             }
-            if !change.protocolChanged {
+            // A check that got better (fixed, unblocked) is never flagged for its time or counts:
+            // no line may say both "regression" and "fixed".
+            let improved = change.verdictChange == .fixed || change.verdictChange == .unblocked
+            if !change.protocolChanged && !improved {
                 if let percent = change.percentDelta, percent > threshold {
                     change.flags.append("time +" + Decimals.fixed(percent, places: 0) + "%")
                 }
-                for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta > 0 {
-                    change.flags.append("\(name) +\(Self.format(delta))")
+                for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
+                    let worse = directions[name] == .moreIsBetter ? delta < 0 : delta > 0
+                    if worse { change.flags.append("\(name) \(delta > 0 ? "+" : "")\(Self.format(delta))") }
                 }
             }
             result.append(change)
@@ -191,6 +228,7 @@ extension Comparison {
         if before == after { return .same }
         if after == .fail { return .regressed }
         if before == .fail && after == .pass { return .fixed }
+        if before == .blocked && after == .pass { return .unblocked }
         return .changed
     }
 

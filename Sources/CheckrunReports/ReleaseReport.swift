@@ -22,6 +22,9 @@ public enum Conformance: String, Sendable {
     case supports = "Supports"
     case partiallySupports = "Partially Supports"
     case doesNotSupport = "Does Not Support"
+    /// Some mapped checks passed, none failed, and the rest were not run, skipped or blocked:
+    /// not enough evidence for Supports, and no evidence against it.
+    case incomplete = "Incomplete"
     case notEvaluated = "Not Evaluated"
 
     /// The OpenACR catalog's term id.
@@ -30,6 +33,8 @@ public enum Conformance: String, Sendable {
         case .supports: return "supports"
         case .partiallySupports: return "partially-supports"
         case .doesNotSupport: return "does-not-support"
+        // OpenACR has no term for partial evidence: the level is left for the lead to decide.
+        case .incomplete: return ""
         case .notEvaluated: return "not-evaluated"
         }
     }
@@ -56,6 +61,8 @@ public struct ReleaseReport: Sendable {
         public var criterion: WCAGCriterion
         public var checks: [String]
         public var conformance: Conformance
+        /// How much evidence the term rests on: every format states it.
+        public var coverage: Coverage
         /// A and AA criteria without evidence: a gap in coverage, not a conformance term.
         public var isCoverageGap: Bool
         public var remarks: String
@@ -183,6 +190,7 @@ extension ReleaseReport {
         }
         let known = Set(library.allChecks.map(\.name))
         history.markRemoved(keeping: known)
+        history.judge(directions: Comparison.directions(library))
         let removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
         let protocols = library.documents.map { document -> ProtocolEntry in
             let hash = document.contentHash
@@ -197,40 +205,32 @@ extension ReleaseReport {
             chains: chains, history: history)
     }
 
+    /// One row per criterion. The term follows the evidence of every check mapped to it in
+    /// the report's scope: Supports only when every one passed; failures make it Partially
+    /// Supports or Does Not Support; passes with checks not run, skipped or blocked are Incomplete.
     private static func criteria(_ checks: [CheckEntry], _ library: ProtocolLibrary) -> [CriterionRow] {
         let mapped = Set(checks.flatMap(\.reference.criteria))
         return WCAGTable.wcag22.criteria.compactMap { criterion -> CriterionRow? in
             guard criterion.level != .aaa || mapped.contains(criterion.number) else { return nil }
             let relevant = checks.filter { $0.reference.criteria.contains(criterion.number) }
-            let evaluated = relevant.filter { $0.status == .passed || $0.status == .failed }
-            let failing = evaluated.filter { $0.status == .failed }
-            let conformance: Conformance
-            if evaluated.isEmpty {
-                conformance = .notEvaluated
-            } else if failing.isEmpty {
-                conformance = .supports
-            } else if failing.count == evaluated.count {
-                conformance = .doesNotSupport
-            } else {
-                conformance = .partiallySupports
-            }
-            var remarks: [String] = []
-            for entry in failing {
+            let coverage = Coverage(relevant)
+            var remarks = [coverage.sentence]
+            for entry in relevant where entry.status == .failed {
                 for reported in entry.results where reported.result.verdict == .fail {
-                    var text = "\(entry.reference.name) fails on \(reported.device.isEmpty ? "an unnamed device" : reported.device) (build \(reported.build))"
+                    var text = "\(entry.reference.name)\(Coverage.caveat(entry)) fails on \(reported.device.isEmpty ? "an unnamed device" : reported.device) (build \(reported.build))"
                     let notes = ([reported.result.notes] + reported.result.outcomes.map { $0?.note }).compactMap { $0 }.filter { !$0.isEmpty }
                     if !notes.isEmpty { text += ": " + notes.joined(separator: "; ") }
-                    remarks.append(text)
+                    remarks.append(text + ".")
                 }
             }
-            if evaluated.isEmpty {
-                remarks.append(relevant.isEmpty ? "No protocol maps this criterion." : "Mapped checks have no pass or fail result: \(relevant.map(\.reference.name).joined(separator: ", ")).")
-            } else if failing.isEmpty {
-                remarks.append("Passed: \(evaluated.map(\.reference.name).joined(separator: ", ")).")
-            }
+            let passed = relevant.filter { $0.status == .passed }
+            if !passed.isEmpty { remarks.append("Passed: \(passed.map { $0.reference.name + Coverage.caveat($0) }.joined(separator: ", ")).") }
+            let open = relevant.filter { $0.status != .passed && $0.status != .failed }
+            if !open.isEmpty { remarks.append("Without a pass or fail: \(open.map { "\($0.reference.name) (\($0.status.rawValue))" }.joined(separator: ", ")).") }
+            if relevant.isEmpty { remarks.append("No protocol maps this criterion.") }
             return CriterionRow(
-                criterion: criterion, checks: relevant.map(\.reference.name), conformance: conformance,
-                isCoverageGap: evaluated.isEmpty && criterion.level != .aaa, remarks: remarks.joined(separator: " "))
+                criterion: criterion, checks: relevant.map(\.reference.name), conformance: coverage.conformance, coverage: coverage,
+                isCoverageGap: coverage.passed + coverage.failed == 0 && criterion.level != .aaa, remarks: remarks.joined(separator: " "))
         }
     }
 

@@ -60,9 +60,12 @@ extension ResultStore {
         }
     }
 
-    /// The builds of a release, in the order they were first tested.
+    /// The builds of a release in build order (see `BuildOrder`), oldest first.
     public func builds(release: String) throws -> [String] {
-        try database.query("SELECT build FROM sessions WHERE release = ? GROUP BY build ORDER BY min(started_at)", [.text(release)]) { $0.string(0) ?? "" }
+        let seen = try database.query("SELECT build, min(started_at) FROM sessions WHERE release = ? GROUP BY build", [.text(release)]) {
+            (label: $0.string(0) ?? "", firstSeen: $0.double(1) ?? 0)
+        }
+        return BuildOrder.sorted(seen)
     }
 
     /// The distinct testers and devices of a release (or one build), sorted: only of sessions
@@ -78,18 +81,27 @@ extension ResultStore {
     }
 
     /// The query behind every report: for each check and device, the latest finished result of
-    /// release ?1 (and build ?2, or every build when NULL), with how many results it had.
+    /// release ?1 (and build ?2, or every build when NULL), with how many results it had. The
+    /// latest is the latest attempt in the newest build: ?3 ranks the builds in build order
+    /// (a JSON list of labels, oldest first), so a build tested late never counts as newer.
     /// Public so the benchmark can time exactly this statement in the sqlite3 shell.
     ///
-    /// One pass of GROUP BY, not a window: SQLite takes the row's other columns from the row
+    /// Two passes of GROUP BY, not a window: SQLite takes the row's other columns from the row
     /// holding the max(), and windows sorted the whole release three to four times slower.
-    /// The key orders by time to the microsecond, then by attempt, so a tie has one answer.
+    /// Within the newest build the key orders by time to the microsecond, then by attempt.
     public static let latestResultQuery = """
-        WITH latest AS (
-            SELECT r.rowid AS row, max(CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023)), count(*) AS attempts
-            FROM results r JOIN sessions s ON s.id = r.session_id
+        WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
+        scoped AS (
+            SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
+                CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
+            FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
-            GROUP BY r.check_name, s.device
+        ),
+        newest AS (SELECT check_name, device, max(rank) AS rank, count(*) AS attempts FROM scoped GROUP BY check_name, device),
+        latest AS (
+            SELECT scoped.row AS row, max(scoped.key), newest.attempts AS attempts
+            FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.rank = scoped.rank
+            GROUP BY scoped.check_name, scoped.device
         )
         SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason
         FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
@@ -102,7 +114,8 @@ extension ResultStore {
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in three queries instead of three per result.
         var latest: [ReportedResult] = []
-        try database.forEach(Self.latestResultQuery, [.text(release), SQLValue(build)]) { row in
+        let ranks = JSONWriter.compact(.array(try builds(release: release).map { JSONNode(.string($0)) }))
+        try database.forEach(Self.latestResultQuery, [.text(release), SQLValue(build), .text(ranks)]) { row in
             guard let result = Self.readResult(row) else { return }
             latest.append(ReportedResult(
                 result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",

@@ -119,6 +119,7 @@ let floorScript = """
     .parameter init
     .parameter set ?1 'r20'
     .parameter set ?2 NULL
+    .parameter set ?3 '[\((1...SyntheticData.buildsPerRelease).map { "\"\($0)\"" }.joined(separator: ","))]'
     .output /dev/null
     \(ResultStore.latestResultQuery);
 

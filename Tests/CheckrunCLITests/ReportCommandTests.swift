@@ -80,7 +80,7 @@ import Testing
         let text = try checkrun(["compare", "--release", "2.4"], in: folder)
         #expect(text.status == 0)
         #expect(text.stdout.contains("Comparing release 2.4, builds 310 → 311 (time threshold 20%)"))
-        #expect(text.stdout.contains("REGRESSION (verdict pass → fail, time +38%)"))
+        #expect(text.stdout.contains("REGRESSION (verdict pass → fail, time +38%, hits -1)"), "fewer hits is worse against \"at least 10\"")
         let gate = try checkrun(["compare", "--from", "2.4:310", "--to", "2.4:311", "--fail-on-regression", "--format", "json"], in: folder)
         #expect(gate.status == 3)
         #expect(try JSONParser.parse(gate.stdout)["builds"]?.arrayValue?.count == 2)

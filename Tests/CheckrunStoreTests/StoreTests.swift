@@ -161,9 +161,10 @@ private final class Held: @unchecked Sendable {
 }
 
 extension StoreTests {
-    /// Reports count the latest finished result per check and device: the newest, and on a tie
-    /// in time the higher attempt; unfinished results and other devices never count.
-    @Test func theLatestResultPerCheckAndDeviceIsTheNewestThenTheHigherAttempt() throws {
+    /// Reports count the latest finished result per check and device: the latest attempt in the
+    /// newest build (build order, not recording order), and on a tie in time the higher attempt;
+    /// unfinished results and other devices never count.
+    @Test func theLatestResultPerCheckAndDeviceIsTheLatestAttemptInTheNewestBuild() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try ResultStore(path: folder.path("results.sqlite"))
@@ -180,13 +181,16 @@ extension StoreTests {
         }
         try save(first, attempt: 1, verdict: .pass, at: 500)
         try save(first, attempt: 2, verdict: .fail, at: 500)   // same moment: the higher attempt wins
-        try save(second, attempt: 3, verdict: .pass, at: 400)  // older, though in a later build
+        try save(second, attempt: 3, verdict: .pass, at: 400)  // recorded earlier, but in the newer build
         try save(second, attempt: 4, verdict: nil, at: 900)    // unfinished: not a result yet
         try save(other, attempt: 1, verdict: .blocked, at: 50)
         var latest: [String: ReportedResult] = [:]
         try store.forEachLatestResult(release: "2.4", build: nil) { latest[$0.device] = $0 }
-        #expect(latest["iPhone 15"]?.result.attempt == 2)
-        #expect(latest["iPhone 15"]?.result.verdict == .fail)
+        #expect(latest["iPhone 15"]?.result.attempt == 3)
+        #expect(latest["iPhone 15"]?.result.verdict == .pass)
+        var inOld: [ReportedResult] = []
+        try store.forEachLatestResult(release: "2.4", build: "310") { inOld.append($0) }
+        #expect(inOld.first?.result.attempt == 2 && inOld.first?.result.verdict == .fail, "within one build: same moment, the higher attempt")
         #expect(latest["iPhone 15"]?.attempts == 3, "three finished results on that device")
         #expect(latest["iPad"]?.result.verdict == .blocked)
         var inBuild: [ReportedResult] = []

@@ -48,6 +48,7 @@ struct CompareCommand: CheckrunCommand {
         let library = try context.loadProtocols()
         let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
+        comparison.judge(directions: Comparison.directions(library))
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context)
         try OutputFile.write(format.render(comparison), to: arguments.value("out"), context)
         if arguments.flag("fail-on-regression") && !comparison.regressions.isEmpty {

@@ -46,7 +46,7 @@ enum HTMLReport {
         out.append("</tbody></table>")
 
         out.append("<h2>WCAG 2.2 conformance</h2>")
-        out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
+        out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
         out.append("<table><caption>Conformance by success criterion</caption>")
         out.append("<thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Level</th><th scope=\"col\">Conformance</th><th scope=\"col\">Checks</th><th scope=\"col\">Remarks</th></tr></thead><tbody>")
         for row in report.criteria {

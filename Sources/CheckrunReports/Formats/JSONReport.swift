@@ -33,7 +33,13 @@ enum JSONReport {
             ("wcag", .array(report.criteria.map { row in node(object([
                 ("criterion", .string(row.criterion.number)), ("name", .string(row.criterion.name)),
                 ("level", .string(row.criterion.level.rawValue)), ("conformance", .string(row.conformance.rawValue)),
-                ("coverageGap", .bool(row.isCoverageGap)), ("checks", strings(row.checks)), ("remarks", .string(row.remarks)),
+                ("coverageGap", .bool(row.isCoverageGap)),
+                ("coverage", object([
+                    ("mapped", .integer(row.coverage.mapped)), ("passed", .integer(row.coverage.passed)), ("failed", .integer(row.coverage.failed)),
+                    ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)), ("notRun", .integer(row.coverage.notRun)),
+                    ("provisional", .integer(row.coverage.provisional)), ("sentence", .string(row.coverage.sentence)),
+                ])),
+                ("checks", strings(row.checks)), ("remarks", .string(row.remarks)),
             ])) })),
             ("profiles", .array(report.profiles.map { row in node(object([
                 ("profile", .string(row.profile)),

@@ -25,7 +25,7 @@ enum MarkdownReport {
         out.append("")
         out.append("## WCAG 2.2 conformance")
         out.append("")
-        out.append("Level A and AA criteria, and the AAA criteria a protocol maps. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.")
+        out.append("Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.")
         out.append("")
         out.append("| Criterion | Level | Conformance | Checks | Remarks |")
         out.append("| --- | --- | --- | --- | --- |")

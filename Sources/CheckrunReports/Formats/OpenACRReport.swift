@@ -23,6 +23,8 @@ enum OpenACRReport {
             let criteria = rows.map { row -> JSONNode in
                 var component: [(String, JSONValue)] = [("name", .string("software"))]
                 if !row.isCoverageGap {
+                    // Incomplete evidence gives no level (the catalog has no term for it): the
+                    // remark says how much there is, for the lead to decide.
                     component.append(("adherence", o([("level", .string(row.conformance.openACRLevel)), ("notes", .string(row.remarks))])))
                 }
                 return JSONNode(o([("num", .string(row.criterion.number)), ("components", .array([JSONNode(o(component))]))]))

@@ -4,7 +4,7 @@ import Foundation
 extension ResultStore {
     /// How many sessions one round of queries covers: four queries for a group, not seven for
     /// each session, which was most of the cost of verifying many small sessions.
-    static let verificationGroup = 64
+    static let verificationGroup = 16
 
     func verifyInGroups(_ ids: ArraySlice<UUID>, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
         var start = ids.startIndex

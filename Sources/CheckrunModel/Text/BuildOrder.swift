@@ -1,0 +1,77 @@
+import Foundation
+
+/// The order of builds: by their labels, compared part by part with numbers as numbers
+/// (99 < 310 < 311; 2.4.9 < 2.4.10; "1.2 (45)" < "1.2 (100)"). When results were recorded
+/// says nothing about which build is newer: build 310 tested after 311 is still the older.
+/// Labels without any digit have nothing to compare, so they keep the place their first result
+/// gives them: right after the numbered builds first seen before them.
+public enum BuildOrder {
+    /// `labels` with when each was first seen, newest last.
+    public static func sorted(_ labels: [(label: String, firstSeen: Double)]) -> [String] {
+        let numbered = labels.filter { hasDigits($0.label) }.sorted { isOrdered($0.label, $1.label, $0.firstSeen, $1.firstSeen) }
+        var order = numbered
+        for plain in labels.filter({ !hasDigits($0.label) }).sorted(by: { ($0.firstSeen, $0.label) < ($1.firstSeen, $1.label) }) {
+            // After the last entry (numbered or not) first seen before it.
+            let position = order.lastIndex { $0.firstSeen <= plain.firstSeen }.map { $0 + 1 } ?? 0
+            order.insert(plain, at: position)
+        }
+        return order.map(\.label)
+    }
+
+    /// Whether `a` comes before `b`; labels that compare equal part by part keep first-seen order.
+    static func isOrdered(_ a: String, _ b: String, _ seenA: Double, _ seenB: Double) -> Bool {
+        let order = compare(a, b)
+        if order != .orderedSame { return order == .orderedAscending }
+        return (seenA, a) < (seenB, b)
+    }
+
+    /// Part-by-part comparison: runs of digits by value, other runs as text.
+    public static func compare(_ a: String, _ b: String) -> ComparisonResult {
+        let left = parts(a), right = parts(b)
+        for (x, y) in zip(left, right) {
+            let order: ComparisonResult
+            switch (x, y) {
+            case let (.number(p), .number(q)): order = compareDigits(p, q)
+            case let (.text(p), .text(q)): order = p == q ? .orderedSame : (p < q ? .orderedAscending : .orderedDescending)
+            case (.number, .text): order = .orderedAscending
+            case (.text, .number): order = .orderedDescending
+            }
+            if order != .orderedSame { return order }
+        }
+        return left.count == right.count ? .orderedSame : (left.count < right.count ? .orderedAscending : .orderedDescending)
+    }
+
+    enum Part: Equatable {
+        case number(String)
+        case text(String)
+    }
+
+    static func parts(_ label: String) -> [Part] {
+        var parts: [Part] = []
+        var current = ""
+        var inDigits = false
+        for character in label {
+            let digit = character.isASCII && character.isNumber
+            if !current.isEmpty && digit != inDigits {
+                parts.append(inDigits ? .number(current) : .text(current))
+                current = ""
+            }
+            inDigits = digit
+            current.append(character)
+        }
+        if !current.isEmpty { parts.append(inDigits ? .number(current) : .text(current)) }
+        return parts
+    }
+
+    /// Digits compared by value without converting (labels may hold more digits than an Int).
+    private static func compareDigits(_ a: String, _ b: String) -> ComparisonResult {
+        let x = a.drop { $0 == "0" }, y = b.drop { $0 == "0" }
+        if x.count != y.count { return x.count < y.count ? .orderedAscending : .orderedDescending }
+        if x == y { return .orderedSame }
+        return x < y ? .orderedAscending : .orderedDescending
+    }
+
+    static func hasDigits(_ label: String) -> Bool {
+        label.contains { $0.isASCII && $0.isNumber }
+    }
+}

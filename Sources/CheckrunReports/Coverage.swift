@@ -1,0 +1,54 @@
+import CheckrunModel
+
+/// How much evidence a criterion's term rests on: of the checks mapped to it, how many passed,
+/// failed, were blocked, skipped or not run, and how many of the counted results come from a
+/// draft protocol or a check still marked for review.
+public struct Coverage: Sendable, Equatable {
+    public var mapped = 0
+    public var passed = 0
+    public var failed = 0
+    public var blocked = 0
+    public var skipped = 0
+    public var notRun = 0
+    /// Passed or failed checks whose protocol is a draft or whose check awaits review.
+    public var provisional = 0
+
+    init(_ entries: [ReleaseReport.CheckEntry]) {
+        mapped = entries.count
+        for entry in entries {
+            switch entry.status {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .blocked: blocked += 1
+            case .skipped: skipped += 1
+            case .notRun: notRun += 1
+            }
+            if (entry.status == .passed || entry.status == .failed) && !Self.caveat(entry).isEmpty { provisional += 1 }
+        }
+    }
+
+    /// The term the evidence supports.
+    public var conformance: Conformance {
+        if failed > 0 { return passed == 0 ? .doesNotSupport : .partiallySupports }
+        if passed == 0 { return .notEvaluated }
+        return passed == mapped ? .supports : .incomplete
+    }
+
+    /// "1 of 7 mapped checks passed; 6 not run."
+    public var sentence: String {
+        guard mapped > 0 else { return "No mapped checks." }
+        var parts = ["\(passed) of \(mapped) mapped check\(mapped == 1 ? "" : "s") passed"]
+        for (count, word) in [(failed, "failed"), (blocked, "blocked"), (skipped, "skipped"), (notRun, "not run")] where count > 0 {
+            parts.append("\(count) \(word)")
+        }
+        if provisional > 0 { parts.append("\(provisional) of the results from a draft protocol or a check marked for review") }
+        return parts.joined(separator: "; ") + "."
+    }
+
+    /// " (draft protocol)" or " (marked for review)" where a counted result is provisional.
+    static func caveat(_ entry: ReleaseReport.CheckEntry) -> String {
+        if entry.reference.check.review != nil { return " (marked for review)" }
+        if entry.reference.document.status == .draft { return " (draft protocol)" }
+        return ""
+    }
+}

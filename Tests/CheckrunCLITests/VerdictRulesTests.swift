@@ -1,0 +1,84 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Words a compliance lead signs: conformance that counts its coverage, builds in build order,
+/// comparisons that know which way is better.
+@Suite struct VerdictRulesTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func record(_ check: String, build: String = "311", _ extra: [String], in folder: TemporaryFolder) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check] + extra, in: folder)
+        #expect(recorded.status == 0, "\(check) \(extra): \(recorded.stderr)")
+    }
+
+    func criterion(_ number: String, in folder: TemporaryFolder) throws -> JSONNode? {
+        let report = try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder)
+        return try JSONParser.parse(report.stdout)["wcag"]?.arrayValue?.first { $0["criterion"]?.stringValue == number }
+    }
+
+    @Test func aCriterionSupportsOnlyWhenEveryMappedCheckPassed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("tiny-target/touch-one-hand", ["--verdict", "pass"], in: folder)
+        var row = try #require(try criterion("2.5.8", in: folder))
+        let mapped = (row["checks"]?.arrayValue ?? []).compactMap { $0.stringValue }
+        #expect(mapped.count > 1)
+        #expect(row["conformance"]?.stringValue == "Incomplete")
+        #expect(row["coverage"]?["sentence"]?.stringValue == "1 of \(mapped.count) mapped checks passed; \(mapped.count - 1) not run.")
+        #expect(row["remarks"]?.stringValue?.hasPrefix("1 of \(mapped.count) mapped checks passed") == true)
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
+        #expect(markdown.contains("| Incomplete | ") && markdown.contains("1 of \(mapped.count) mapped checks passed"))
+        let openACR = try checkrun(["report", "--release", "2.4", "--format", "openacr"], in: folder).stdout
+        #expect(openACR.contains("\"level\": \"\""), "no adherence level on incomplete evidence")
+        for check in mapped where check != "tiny-target/touch-one-hand" { try record(check, ["--verdict", "pass"], in: folder) }
+        row = try #require(try criterion("2.5.8", in: folder))
+        #expect(row["conformance"]?.stringValue == "Supports", "\(row)")
+        try record(mapped[0], ["--verdict", "skipped"], in: folder)
+        row = try #require(try criterion("2.5.8", in: folder))
+        #expect(row["conformance"]?.stringValue == "Incomplete", "a skipped check is no evidence: \(row)")
+        try record(mapped[1], ["--verdict", "fail", "--notes", "too small"], in: folder)
+        row = try #require(try criterion("2.5.8", in: folder))
+        #expect(row["conformance"]?.stringValue == "Partially Supports")
+        #expect(row["coverage"]?["sentence"]?.stringValue?.contains("1 failed") == true)
+    }
+
+    @Test func aBuildTestedLateIsStillTheOlderOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let check = "tiny-target/voice-control-show-numbers"
+        try record(check, build: "311", ["--verdict", "fail", "--notes", "numbers overlap"], in: folder)
+        try record(check, build: "310", ["--verdict", "pass"], in: folder)
+        let report = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        let entry = report["checks"]?.arrayValue?.first { $0["check"]?.stringValue == check }
+        #expect(entry?["status"]?.stringValue == "failed", "311 is the newest build and it fails")
+        #expect(report["builds"]?.arrayValue?.compactMap(\.stringValue) == ["310", "311"])
+        let compared = try checkrun(["compare", "--release", "2.4"], in: folder)
+        #expect(compared.stdout.contains("builds 310 → 311"), "\(compared.stdout)")
+        #expect(compared.stdout.contains("REGRESSION") && compared.stdout.contains("regressed") && !compared.stdout.contains("fixed"))
+        let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3)
+    }
+
+    @Test func comparisonsKnowWhichWayIsBetter() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("tiny-target/touch-one-hand", build: "310", ["--count", "hits=9", "--expected", "2=pass", "--notes", "missed once"], in: folder)
+        try record("tiny-target/touch-one-hand", build: "311", ["--count", "hits=10", "--expected", "2=pass"], in: folder)
+        try record("motor-accessibility/switch-control-stops-to-pay", build: "310", ["--verdict", "pass", "--count", "stops=10"], in: folder)
+        try record("motor-accessibility/switch-control-stops-to-pay", build: "311", ["--verdict", "pass", "--count", "stops=12"], in: folder)
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        let lines = compared.stdout.split(separator: "\n")
+        let hits = lines.filter { $0.contains("hits") }
+        #expect(!hits.isEmpty && hits.allSatisfy { !$0.contains("REGRESSION") }, "more hits is better: \(hits)")
+        #expect(lines.allSatisfy { !($0.contains("REGRESSION") && $0.contains("fixed")) })
+        #expect(lines.contains { $0.contains("REGRESSION") && $0.contains("stops +2") }, "\(compared.stdout)")
+        #expect(compared.status == 3, "the growth in stops is a regression")
+    }
+}

@@ -1,0 +1,23 @@
+import CheckrunModel
+import Foundation
+import Testing
+
+/// Builds in build order: numbers as numbers, whenever their results were recorded.
+@Suite struct BuildOrderTests {
+    @Test(arguments: [("99", "310"), ("310", "311"), ("2.4.9", "2.4.10"), ("1.2 (45)", "1.2 (100)"), ("311", "311a"),
+                      ("build 9", "build 10"), ("1.0", "1.0.1"), ("007", "8"), ("123456789012345678901234567890", "123456789012345678901234567891")])
+    func theFirstComesBeforeTheSecond(earlier: String, later: String) {
+        #expect(BuildOrder.compare(earlier, later) == .orderedAscending)
+        #expect(BuildOrder.compare(later, earlier) == .orderedDescending)
+    }
+
+    @Test func recordingOrderDoesNotReorderNumberedBuilds() {
+        let seen = [(label: "311", firstSeen: 1.0), (label: "310", firstSeen: 2.0), (label: "312", firstSeen: 3.0), (label: "99", firstSeen: 4.0)]
+        #expect(BuildOrder.sorted(seen) == ["99", "310", "311", "312"])
+    }
+
+    @Test func labelsWithoutDigitsKeepTheirPlaceInTime() {
+        let seen = [(label: "alpha", firstSeen: 0.0), (label: "2", firstSeen: 1.0), (label: "beta", firstSeen: 1.5), (label: "1", firstSeen: 2.0)]
+        #expect(BuildOrder.sorted(seen) == ["alpha", "1", "2", "beta"])
+    }
+}
