@@ -36,7 +36,7 @@ extension ResultStore {
         let soundness = FileCheck(path: database.path)
         let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
         let verified = try ParallelVerification.run(sessions, path: database.path, progress: progress) { store, ids, report, progress in
-            try store.verifyInGroups(ids, into: &report, progress: progress)
+            try store.verifyInGroups(ids, groupSize: 64, into: &report, progress: progress)
         }
         report.sessions = verified.sessions
         report.records = verified.records
@@ -67,7 +67,7 @@ public struct SessionVerifier: Sendable {
 
     public func verify(sessions ids: [UUID]) throws -> VerificationReport {
         var report = try ParallelVerification.run(ids, path: path, progress: nil) { store, ids, report, _ in
-            try store.verifyInGroups(ids, into: &report, progress: nil)
+            try store.verifyInGroups(ids, groupSize: 16, into: &report, progress: nil)
         }
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report

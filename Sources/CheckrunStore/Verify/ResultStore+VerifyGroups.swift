@@ -3,13 +3,12 @@ import Foundation
 
 extension ResultStore {
     /// How many sessions one round of queries covers: four queries for a group, not seven for
-    /// each session, which was most of the cost of verifying many small sessions.
-    static let verificationGroup = 16
-
-    func verifyInGroups(_ ids: ArraySlice<UUID>, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
+    /// each session. Larger groups are faster and hold more in memory: `verify` on its own takes
+    /// 64, a report verifying beside its own work 16.
+    func verifyInGroups(_ ids: ArraySlice<UUID>, groupSize: Int, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
         var start = ids.startIndex
         while start < ids.endIndex {
-            let end = min(start + Self.verificationGroup, ids.endIndex)
+            let end = min(start + groupSize, ids.endIndex)
             try verifyGroup(Array(ids[start..<end]), into: &report)
             progress?(report.records)
             start = end
