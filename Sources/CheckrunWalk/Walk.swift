@@ -149,7 +149,11 @@ public struct Walk: Sendable {
         case .counter(let id):
             let counter = check.counters.first { $0.id == id }
             let label = counter?.label ?? id
-            let current = result.counters[id]?.value ?? result.tally
+            // With nothing counted yet there is no default: a zero pressed by habit would pull a
+            // build's median down and hide a regression.
+            guard let current = result.counters[id]?.value ?? (result.tally > 0 ? result.tally : nil) else {
+                return "Count of \(label)? Type a number."
+            }
             return "Count of \(label)? Enter keeps \(current)\(result.counters[id] == nil ? " (the tally)" : ""), or type a number."
         case .overall:
             return "No expected outcomes are written for this check yet. Did it pass? (p, f)"
@@ -222,7 +226,7 @@ public struct Walk: Sendable {
             stopwatch = .idle
             let seconds = results[index].activeSeconds ?? 0
             var lines: [WalkEvent] = [.say("Timer stopped: \(Durations.spoken(seconds)).")]
-            if results[index].tally > 0 { lines.append(.say("Stops tallied: \(results[index].tally).")) }
+            if results[index].tally > 0 { lines.append(.say("Stops tallied in this timing: \(results[index].tally).")) }
             if let limit = plan[index].check.timeLimit, seconds > Double(limit) {
                 lines.append(.say("That is over the time limit of \(Durations.spoken(Double(limit)))."))
             }
@@ -237,11 +241,11 @@ public struct Walk: Sendable {
             return [.say("Timer resumed."), .save(touch(index, date))]
         case ("+", _), ("=", _), ("tally", _):
             results[index].tally += 1
-            return [.say("Stop \(results[index].tally)."), .save(touch(index, date))]
+            return [.say("\(results[index].tally) stop\(results[index].tally == 1 ? "" : "s") tallied."), .save(touch(index, date))]
         case ("-", _):
             guard results[index].tally > 0 else { return [.say("No stops tallied yet.")] }
             results[index].tally -= 1
-            return [.say("Took one back: \(results[index].tally) stop\(results[index].tally == 1 ? "" : "s")."), .save(touch(index, date))]
+            return [.say("Took one back: \(results[index].tally) stop\(results[index].tally == 1 ? "" : "s") tallied."), .save(touch(index, date))]
         case ("?", _), ("help", _):
             return Self.helpLines.map(WalkEvent.hint)
         case ("s", _), ("skip", _):
@@ -267,6 +271,8 @@ public struct Walk: Sendable {
         }
         if text.isEmpty || lower == "start" {
             stopwatch = .running(origin: now)
+            // A tally belongs to one timing: a new timing counts its stops afresh.
+            results[index].tally = 0
             results[index].stopwatch.append(StopwatchEvent(.start, at: 0, recordedAt: date))
             return [.say("Timer started."), .save(touch(index, date))]
         }
@@ -279,7 +285,11 @@ public struct Walk: Sendable {
                 return [.say("\(Durations.spoken(seconds)) is more than a day; type the time the task took, e.g. t 1:20.")]
             }
             results[index].stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: date))
-            return [.say("Time: \(Durations.spoken(seconds)).")] + answered(index, date: date)
+            var lines: [WalkEvent] = [.say("Time: \(Durations.spoken(seconds)).")]
+            if let limit = plan[index].check.timeLimit, seconds > Double(limit) {
+                lines.append(.say("That is over the time limit of \(Durations.spoken(Double(limit)))."))
+            }
+            return lines + answered(index, date: date)
         }
         return [.say("Press Enter to start the stopwatch, or type the time as t 80, t 1:20 or t 1m20s. ? lists the keys.")]
     }
@@ -313,12 +323,13 @@ public struct Walk: Sendable {
 
     private mutating func answerCounter(_ text: String, _ id: String, _ index: Int, date: Date) -> [WalkEvent] {
         let value: Int
-        if text.isEmpty {
-            value = results[index].counters[id]?.value ?? results[index].tally
+        let kept = results[index].counters[id]?.value ?? (results[index].tally > 0 ? results[index].tally : nil)
+        if text.isEmpty, let kept {
+            value = kept
         } else if let typed = Int(text) {
             value = typed
         } else {
-            return [.say("Type the count as a whole number, e.g. 14, or press Enter to keep \(results[index].counters[id]?.value ?? results[index].tally).")]
+            return [.say("Type the count as a whole number, e.g. 14\(kept.map { ", or press Enter to keep \($0)" } ?? "").")]
         }
         if let problem = Self.countProblem(value, outOf: nil) { return [.say(problem)] }
         results[index].counters[id] = CounterValue(value, answeredAt: date)

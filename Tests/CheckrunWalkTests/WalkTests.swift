@@ -245,4 +245,36 @@ import Testing
         #expect(long.results[0].notes?.count == 100_000)
         #expect(saved.said.first?.hasSuffix("… (100000 characters in all)") == true)
     }
+
+    /// The second check, reached by skipping the first.
+    func walkAtTouch() -> Walk {
+        var walk = makeWalk()
+        feed(&walk, [("s", 1)])
+        return walk
+    }
+
+    @Test func aCounterWithNothingTalliedAsksForTheNumber() {
+        var walk = walkAtTouch()
+        let transcript = feed(&walk, [("t 30", 2), ("10", 3), ("p", 4), ("", 5)])
+        #expect(walk.prompt?.text == "Count of Switch Control stops? Type a number.", "\(transcript.said)")
+        let empty = feed(&walk, [("", 6)])
+        #expect(empty.said == ["Type the count as a whole number, e.g. 14."], "Enter keeps no zero: \(empty.said)")
+        feed(&walk, [("8", 7)])
+        #expect(walk.results[1].counters["stops"]?.value == 8)
+    }
+
+    @Test func aTallyBelongsToOneTimingAndATypedTimeOverTheLimitSaysSo() {
+        var walk = walkAtTouch()
+        var transcript = feed(&walk, [("", 10), ("+", 11), ("+", 12), ("q", 13)])
+        #expect(transcript.said.contains("2 stops tallied."))
+        // Resumed: the walk is rebuilt from what was saved, and the timing starts again.
+        var resumed = makeWalk(results: walk.results)
+        transcript = feed(&resumed, [("", 20), ("+", 21), ("", 30)])
+        #expect(resumed.currentCheck == 1)
+        #expect(transcript.said.contains("1 stop tallied."), "a new timing counts afresh: \(transcript.said)")
+        #expect(transcript.said.contains("Stops tallied in this timing: 1."))
+        var typed = walkAtTouch()
+        transcript = feed(&typed, [("t 1:30", 2)])
+        #expect(transcript.said.contains("That is over the time limit of 1 minute."), "\(transcript.said)")
+    }
 }
