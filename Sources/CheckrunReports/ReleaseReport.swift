@@ -90,6 +90,21 @@ public struct ReleaseReport: Sendable {
     /// Each session's chain head: a signed report pins the evidence it was made from.
     public var chains: [ResultStore.ChainDigest]
 
+    /// The product the report is about (`--product NAME`), named in every format.
+    public var product: String?
+
+    /// "Accessibility compliance report: Acme Pay, release 2.4, build 311".
+    public var title: String {
+        "Accessibility compliance report: " + (product.map { "\($0), " } ?? "") + "release \(release)" + (build.map { ", build \($0)" } ?? "")
+    }
+
+    /// The builds the report spans: "311", or "310 to 312".
+    public var buildSpan: String {
+        if let build { return build }
+        guard let first = builds.first, let last = builds.last else { return release }
+        return first == last ? first : "\(first) to \(last)"
+    }
+
     /// Problems `verify` found in the sessions this report rests on, when it was written anyway
     /// (`--unverified`); nil when they verified.
     public var unverifiedProblems: [String]?

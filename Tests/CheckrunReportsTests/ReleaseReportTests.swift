@@ -142,8 +142,9 @@ import FoundationXML
         try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPad", verdict: .fail, notes: "=HYPERLINK(\"x\")\nsecond line, with comma")
         let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
         let rows = CSV.parse(ReportFormat.csv.render(report))
-        #expect(rows.first?.count == 20)
-        #expect(rows.dropFirst().allSatisfy { $0.count == 20 })
+        #expect(rows.first?.count == 22)
+        #expect(rows.first?.suffix(2) == ["outcome_notes", "product"])
+        #expect(rows.dropFirst().allSatisfy { $0.count == 22 })
         #expect(rows.count == 1 + 10, "one row per latest result, the removed check included")
         let notes = rows.dropFirst().map { $0[14] }
         #expect(notes.contains("'=HYPERLINK(\"x\")\nsecond line, with comma"))

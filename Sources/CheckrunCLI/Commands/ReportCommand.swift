@@ -20,6 +20,7 @@ struct ReportCommand: CheckrunCommand {
             OptionDefinition("build", .value("B"), help: "Only this build's results."),
             OptionDefinition("format", .value("FORMAT"), help: "markdown, html, json, csv, junit or openacr.", completion: .values(ReportFormat.allCases.map(\.rawValue))),
             OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
+            OptionDefinition("product", .value("NAME"), help: "The product's name, shown in every format (OpenACR's product name)."),
             OptionDefinition("fail-on-failure", .flag, help: "Exit 3 when any check failed, for release gates in CI."),
             CitedEvidence.option,
             StoreOptions.database,
@@ -27,6 +28,7 @@ struct ReportCommand: CheckrunCommand {
         examples: [
             Example("checkrun report --release 2.4", "The Markdown report of release 2.4 on standard output."),
             Example("checkrun report --release 2.4 --format html --out report.html", "A self-contained HTML page."),
+            Example("checkrun report --release 2.4 --format openacr --product \"Acme Pay\" --out acme-2.4.yaml", "An OpenACR report naming the product."),
             Example("checkrun report --release 2.4 --format junit --out results.xml --fail-on-failure", "JUnit XML for CI, failing the job when a check failed."),
         ])
 
@@ -49,6 +51,7 @@ struct ReportCommand: CheckrunCommand {
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)
         }
+        report.product = context.arguments.value("product")
         report.unverifiedProblems = try CitedEvidence.check(verification, context)
         try OutputFile.write(format.render(report), to: context.arguments.value("out"), context)
         if context.arguments.flag("fail-on-failure") && report.hasFailures {

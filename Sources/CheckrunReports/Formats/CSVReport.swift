@@ -4,7 +4,8 @@ import CheckrunStore
 /// One row per result (the latest per check and device), RFC 4180, formula injection neutralised.
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
-                         "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason"]
+                         "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason",
+                         "outcome_notes", "product"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
@@ -23,10 +24,19 @@ enum CSVReport {
                 (result.activeSeconds.map { Decimals.fixed($0, places: 1) } ?? "", true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
                 (String(reported.amendments), true), (reported.amendReason ?? "", false),
+                (outcomeNotes(result), false), (report.product ?? "", false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Each outcome's note, often the only explanation of a failure: "2: Delete fired", one a line.
+    static func outcomeNotes(_ result: CheckResult) -> String {
+        result.outcomes.enumerated().compactMap { position, answer in
+            guard let note = answer?.note, !note.isEmpty else { return nil }
+            return "\(position + 1): \(note)"
+        }.joined(separator: "\n")
     }
 }
 

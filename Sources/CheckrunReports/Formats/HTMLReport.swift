@@ -7,7 +7,7 @@ import Foundation
 enum HTMLReport {
     static func render(_ report: ReleaseReport) -> String {
         let h = Escaping.html
-        let title = "Accessibility compliance report: release \(report.release)" + (report.build.map { ", build \($0)" } ?? "")
+        let title = report.title
         var out: [String] = [
             "<!DOCTYPE html>",
             "<html lang=\"en\">",

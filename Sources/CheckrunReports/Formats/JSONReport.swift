@@ -10,6 +10,7 @@ enum JSONReport {
     static func json(_ report: ReleaseReport) -> JSONValue {
         let counts = report.summary
         return object([
+            ("product", report.product.map(JSONValue.string) ?? .null),
             ("release", .string(report.release)),
             ("build", report.build.map(JSONValue.string) ?? .null),
             ("generatedAt", .string(ReportPhrases.timestamp(report.generatedAt))),

@@ -8,7 +8,7 @@ enum JUnitReport {
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) }
         let failures = report.checks.flatMap(\.results).filter { $0.result.verdict == .fail }.count
-        out.append("<testsuites name=\"\(x("checkrun release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\">")
+        out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\">")
         for document in report.protocols {
             let entries = report.checks.filter { $0.reference.document.id == document.id }
             let cases = entries.flatMap { entry in entry.results.isEmpty ? [(entry, nil)] : entry.results.map { (entry, Optional($0)) } }

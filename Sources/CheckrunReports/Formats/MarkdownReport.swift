@@ -6,7 +6,7 @@ enum MarkdownReport {
     static func render(_ report: ReleaseReport) -> String {
         let e = Escaping.markdown
         var out: [String] = []
-        out.append("# Accessibility compliance report: release \(e(report.release))\(report.build.map { ", build \(e($0))" } ?? "")")
+        out.append("# \(e(report.title))")
         out.append("")
         out.append("- Builds: \(e(ReportPhrases.list(report.builds)))")
         out.append("- Devices: \(e(ReportPhrases.list(report.devices.map { $0.isEmpty ? "unnamed" : $0 })))")

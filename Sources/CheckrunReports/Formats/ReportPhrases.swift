@@ -16,8 +16,10 @@ enum ReportPhrases {
         seconds.map(Durations.spoken) ?? "not timed"
     }
 
+    /// Items joined by semicolons: names of devices, testers and profiles often hold commas
+    /// ("iPhone 15, iOS 18"; "Switch Control, item scanning").
     static func list(_ items: [String]) -> String {
-        items.isEmpty ? "none" : items.joined(separator: ", ")
+        items.isEmpty ? "none" : items.joined(separator: "; ")
     }
 
     static func summary(_ report: ReleaseReport) -> String {
