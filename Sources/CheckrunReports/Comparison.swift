@@ -38,7 +38,7 @@ public struct Comparison: Sendable {
                 return moved
             }
             guard !changes.isEmpty else { return nil }
-            return CheckComparison(check: check.check, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
+            return CheckComparison(check: check.check, device: check.device, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
         }
         return Comparison(scopes: Array(scopes.suffix(2)), threshold: threshold, checks: checks)
     }
@@ -85,6 +85,14 @@ public struct BuildChange: Sendable {
 
 public struct CheckComparison: Sendable {
     public var check: String
+    /// Builds are compared per check and device: a median of an iPhone's 7 and an iPad's 10 is
+    /// neither device's figure.
+    public var device: String = ""
+
+    /// "tiny-target/touch-one-hand on iPhone 15", as lists and tables name it.
+    public var label: String {
+        check + " on " + (device.isEmpty ? "an unnamed device" : device)
+    }
     /// Figures per scope, nil where the check has no result in that build.
     public var builds: [BuildFigures?]
     public var changes: [BuildChange]
@@ -98,45 +106,56 @@ extension Comparison {
     public static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
-        var times: [[Double]] = []
-        var counters: [[String: [Double]]] = []
-        var latest: [[String: (verdict: Verdict, hash: String, at: Double)]] = []
-        var counts: [Int] = []
+        var devices: [String: DeviceFigures] = [:]
 
-        func reset() {
-            times = Array(repeating: [], count: scopes.count)
-            counters = Array(repeating: [:], count: scopes.count)
-            latest = Array(repeating: [:], count: scopes.count)
-            counts = Array(repeating: 0, count: scopes.count)
-        }
         func flush() {
             guard let name = currentCheck else { return }
-            let figures: [BuildFigures?] = scopes.indices.map { index in
-                let devices = latest[index].values
-                guard let newest = devices.max(by: { $0.at < $1.at }) else { return nil }
-                return BuildFigures(
-                    results: counts[index], medianSeconds: Statistics.median(times[index]),
-                    medianCounters: counters[index].compactMapValues(Statistics.median),
-                    verdict: worst(devices.map(\.verdict)), protocolHash: newest.hash)
+            for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
+                let figures: [BuildFigures?] = scopes.indices.map { index in
+                    guard let newest = gathered.latest[index] else { return nil }
+                    return BuildFigures(
+                        results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
+                        medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
+                        verdict: newest.verdict, protocolHash: newest.hash)
+                }
+                checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
+                                              removed: known.map { !$0.contains(name) } ?? false))
             }
-            checks.append(CheckComparison(check: name, builds: figures, changes: changes(figures, threshold), removed: known.map { !$0.contains(name) } ?? false))
         }
-        reset()
         try store.forEachTimingRow(scopes: scopes) { row in
             if row.check != currentCheck {
                 flush()
                 currentCheck = row.check
-                reset()
+                devices = [:]
             }
-            counts[row.scope] += 1
-            if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
-            for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
-            if (latest[row.scope][row.device]?.at ?? -.infinity) <= row.updatedAt {
-                latest[row.scope][row.device] = (row.verdict, row.protocolHash, row.updatedAt)
-            }
+            devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         flush()
         return Comparison(scopes: scopes, threshold: threshold, checks: checks)
+    }
+
+    /// One check's results on one device, gathered build by build.
+    private struct DeviceFigures {
+        var times: [[Double]]
+        var counters: [[String: [Double]]]
+        var latest: [(verdict: Verdict, hash: String, at: Double)?]
+        var counts: [Int]
+
+        init(scopes: Int) {
+            times = Array(repeating: [], count: scopes)
+            counters = Array(repeating: [:], count: scopes)
+            latest = Array(repeating: nil, count: scopes)
+            counts = Array(repeating: 0, count: scopes)
+        }
+
+        mutating func add(_ row: ResultStore.TimingRow) {
+            counts[row.scope] += 1
+            if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
+            for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
+            if (latest[row.scope]?.at ?? -.infinity) <= row.updatedAt {
+                latest[row.scope] = (row.verdict, row.protocolHash, row.updatedAt)
+            }
+        }
     }
 
     /// Which way a counter should move, from its check: more is better for an outcome that
@@ -216,12 +235,6 @@ extension Comparison {
             result.append(change)
         }
         return result
-    }
-
-    /// fail, then blocked, then pass, then skipped.
-    static func worst(_ verdicts: [Verdict]) -> Verdict {
-        for verdict in [Verdict.fail, .blocked, .pass, .skipped] where verdicts.contains(verdict) { return verdict }
-        return .skipped
     }
 
     static func verdictChange(_ before: Verdict, _ after: Verdict) -> VerdictChange {

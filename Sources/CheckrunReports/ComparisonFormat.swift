@@ -47,7 +47,7 @@ enum ComparisonRenderer {
         let labels = comparison.labels.map(DisplayText.neutralised)
         var lines = [heading(comparison), ""]
         for check in comparison.checks {
-            lines.append(DisplayText.neutralised(check.check) + (check.removed ? " (no longer in the protocols)" : ""))
+            lines.append(DisplayText.neutralised(check.label) + (check.removed ? " (no longer in the protocols)" : ""))
             for (index, figures) in check.builds.enumerated() {
                 lines.append("  \(labels[index]): \(self.figures(figures))")
             }
@@ -63,25 +63,25 @@ enum ComparisonRenderer {
     static func markdown(_ comparison: Comparison) -> String {
         let e = Escaping.markdown
         var lines = ["## \(e(heading(comparison)))", ""]
-        lines.append("| Check | " + comparison.labels.map(e).joined(separator: " | ") + " | Changes |")
+        lines.append("| Check and device | " + comparison.labels.map(e).joined(separator: " | ") + " | Changes |")
         lines.append("| --- |" + String(repeating: " --- |", count: comparison.labels.count) + " --- |")
         for check in comparison.checks {
             let cells = check.builds.map { e(figures($0)) }
             let changes = check.changes.map { e(ReportPhrases.change($0, comparison.labels)) }.joined(separator: "<br>")
-            lines.append("| \(e(check.check))\(check.removed ? " (removed)" : "") | " + cells.joined(separator: " | ") + " | \(changes) |")
+            lines.append("| \(e(check.label))\(check.removed ? " (removed)" : "") | " + cells.joined(separator: " | ") + " | \(changes) |")
         }
         lines += ["", footer(comparison)]
         return lines.joined(separator: "\n") + "\n"
     }
 
     static func csv(_ comparison: Comparison) -> String {
-        var lines = ["check,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags"]
+        var lines = ["check,device,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags"]
         for check in comparison.checks {
             for change in check.changes {
                 let before = check.builds[change.from], after = check.builds[change.to]
                 let number: (Double?) -> String = { $0.map { Decimals.fixed($0, places: 2) } ?? "" }
                 let fields: [(String, Bool)] = [
-                    (check.check, false), (comparison.labels[change.from], false), (comparison.labels[change.to], false),
+                    (check.check, false), (check.device, false), (comparison.labels[change.from], false), (comparison.labels[change.to], false),
                     (number(before?.medianSeconds), true), (number(after?.medianSeconds), true),
                     (number(change.secondsDelta), true), (number(change.percentDelta), true),
                     (before?.verdict.rawValue ?? "", false), (after?.verdict.rawValue ?? "", false), (change.verdictChange.rawValue, false),

@@ -75,16 +75,16 @@ import Testing
         try fixture.add(touch, build: "311", verdict: .fail, seconds: 45, counters: ["hits": 8])
         let comparison = try compare(fixture, ["310", "311"])
         let text = ComparisonFormat.text.render(comparison)
-        #expect(text.contains("tiny-target/touch-one-hand\n  310: median 30.0 s, hits 10, pass (1 result)\n  311: median 45.0 s, hits 8, fail (1 result)"))
-        #expect(text.contains("310 → 311: REGRESSION (verdict pass → fail, time +50%): regressed, time +15.0 s (+50%), hits -2"))
+        #expect(text.contains("tiny-target/touch-one-hand on iPhone 15\n  310: median 30.0 s, hits 10, pass (1 result)\n  311: median 45.0 s, hits 8, fail (1 result)"), "\(text)")
+        #expect(text.contains("310 → 311: REGRESSION (verdict pass → fail, time +50%): regressed, time +15.0 s (+50%), hits -2"), "without the protocols, only growth is flagged")
         #expect(text.hasSuffix("1 regression flagged.\n"))
         let markdown = ComparisonFormat.markdown.render(comparison)
-        #expect(markdown.contains("| Check | 310 | 311 | Changes |"))
+        #expect(markdown.contains("| Check and device | 310 | 311 | Changes |"))
         let json = try JSONParser.parse(ComparisonFormat.json.render(comparison))
         #expect(json["checks"]?.arrayValue?.first?["changes"]?.arrayValue?.first?["regression"]?.value == .bool(true))
         let csv = CSV.parse(ComparisonFormat.csv.render(comparison))
         #expect(csv.count == 2)
-        #expect(csv[1][0] == touch && csv[1][6] == "50.00" && csv[1][12] == "yes")
+        #expect(csv[1][0] == touch && csv[1][1] == "iPhone 15" && csv[1][7] == "50.00" && csv[1][13] == "yes")
     }
 }
 

@@ -77,7 +77,7 @@ import FoundationXML
         #expect(ReportFormat.markdown.render(full).replacingOccurrences(of: generatedLine(full), with: "")
                 == ReportFormat.markdown.render(short).replacingOccurrences(of: generatedLine(short), with: ""))
         #expect(full.changes?.labels == ["311", "312"])
-        #expect(full.changes?.checks.first { $0.check == "tiny-target/touch-one-hand" }?.changes.first?.verdictChange == .fixed)
+        #expect(full.changes?.checks.first { $0.check == "tiny-target/touch-one-hand" && $0.device == "iPhone 15" }?.changes.first?.verdictChange == .fixed)
     }
 
     private func generatedLine(_ report: ReleaseReport) -> String {
@@ -167,7 +167,7 @@ import FoundationXML
         #expect(html.contains("<th scope=\"col\">Conformance</th>"))
         #expect(html.contains("<td class=\"partially-supports\">Partially Supports</td>"), "the verdict is in words; colour only adds")
         #expect(html.contains("<svg role=\"img\" aria-labelledby=\"chart-tiny-target-touch-one-hand-title"))
-        #expect(html.contains("Median active time per build: build 310 40 seconds, build 311 42.5 seconds."))
+        #expect(html.contains("Median active time per build on iPhone 15: build 310 40 seconds, build 311 55 seconds."), "per device, never pooled")
         let links = html.components(separatedBy: "http").count - 1
         #expect(links == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1, "no link but the SVG namespace")
         #expect(!html.contains("src=") && !html.contains("<link"))
@@ -205,7 +205,7 @@ import FoundationXML
         #expect(markdown.contains("- Counters: hits 9"))
         #expect(markdown.contains("## Results for checks no longer in the protocols"))
         #expect(markdown.contains("## Changes since build 310"))
-        #expect(markdown.contains("- tiny-target/touch-one-hand: 310 → 311: REGRESSION (verdict pass → fail"))
+        #expect(markdown.contains("- tiny-target/touch-one-hand on iPhone 15: 310 → 311: REGRESSION (verdict pass → fail"))
         #expect(!markdown.contains("<script>"))
     }
 }

@@ -67,7 +67,12 @@ enum HTMLReport {
 
         out.append("<h2>By protocol</h2>")
         // Each check's history found by name, and the build labels made once, not per chart.
-        let histories = Dictionary((report.history?.checks ?? []).map { ($0.check, $0) }, uniquingKeysWith: { first, _ in first })
+        // Per check, the device with the most results charts its history (builds are compared
+        // per device: a median across devices would be neither device's figure).
+        let evidence = { (row: CheckComparison) in row.builds.reduce(0) { $0 + ($1?.results ?? 0) } }
+        let histories = Dictionary((report.history?.checks ?? []).map { ($0.check, $0) }, uniquingKeysWith: { first, second in
+            evidence(second) > evidence(first) ? second : first
+        })
         let axis = ChartAxis(labels: report.history?.labels ?? [])
         for document in report.protocols {
             out.append("<h3>\(h(document.title)) (\(h(document.id)))</h3>")
@@ -95,7 +100,7 @@ enum HTMLReport {
             out.append("<h2>Changes since build \(h(changes.labels.first ?? ""))</h2><ul>")
             for check in changes.checks {
                 for change in check.changes {
-                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.check)): \(h(ReportPhrases.change(change, changes.labels)))</li>")
+                    out.append("<li\(change.flags.isEmpty ? "" : " class=\"fail\"")>\(h(check.label)): \(h(ReportPhrases.change(change, changes.labels)))</li>")
                 }
             }
             out.append("</ul>")
@@ -155,10 +160,10 @@ enum HTMLReport {
         let maximum = max(points.map(\.1).max() ?? 1, 1)
         let ys = points.map { Decimals.fixed(A.top + (A.height - A.top - A.bottom) * (1 - $0.1 / maximum), places: 1) }
         let id = "chart-" + Slug.make(check)
-        let description = "Median active time per build: " + points.map { "build \(axis.labels[$0.0]) \(Durations.spoken($0.1))" }.joined(separator: ", ") + "."
+        let description = "Median active time per build on \(row.device.isEmpty ? "an unnamed device" : row.device): " + points.map { "build \(axis.labels[$0.0]) \(Durations.spoken($0.1))" }.joined(separator: ", ") + "."
         var svg = ["<figure>",
                    "<svg role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(Int(A.width)) \(Int(A.height))\" width=\"\(Int(A.width))\" height=\"\(Int(A.height))\" xmlns=\"http://www.w3.org/2000/svg\">",
-                   "<title id=\"\(id)-title\">\(Escaping.html("Active time of \(check) across builds"))</title>",
+                   "<title id=\"\(id)-title\">\(Escaping.html("Active time of \(check) on \(row.device.isEmpty ? "an unnamed device" : row.device) across builds"))</title>",
                    "<desc id=\"\(id)-desc\">\(Escaping.html(description))</desc>",
                    "<line x1=\"\(A.left)\" y1=\"\(A.height - A.bottom)\" x2=\"\(A.width - A.right)\" y2=\"\(A.height - A.bottom)\" stroke=\"#555\"/>",
                    "<line x1=\"\(A.left)\" y1=\"\(A.top)\" x2=\"\(A.left)\" y2=\"\(A.height - A.bottom)\" stroke=\"#555\"/>",

@@ -104,6 +104,7 @@ enum JSONReport {
             ("threshold", .number(comparison.threshold)),
             ("checks", .array(comparison.checks.map { check in node(object([
                 ("check", .string(check.check)),
+                ("device", .string(check.device)),
                 ("removed", .bool(check.removed)),
                 ("builds", .array(check.builds.enumerated().map { index, figures in node(object([
                     ("build", .string(labels[index])),

@@ -86,7 +86,7 @@ enum MarkdownReport {
             out.append("")
             out.append("## Changes since build \(e(changes.labels.first ?? ""))")
             out.append("")
-            let lines = changes.checks.flatMap { check in check.changes.map { "- \(e(check.check)): \(e(ReportPhrases.change($0, changes.labels)))" } }
+            let lines = changes.checks.flatMap { check in check.changes.map { "- \(e(check.label)): \(e(ReportPhrases.change($0, changes.labels)))" } }
             out += lines.isEmpty ? ["No check has results in both builds."] : lines
         }
         return out.joined(separator: "\n") + "\n"
