@@ -101,3 +101,16 @@ extension VerdictRulesTests {
         }
     }
 }
+
+extension VerdictRulesTests {
+    @Test func theReportGroupsByAssistiveTechnology() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("motor-accessibility/switch-control-stops-to-pay", ["--verdict", "pass", "--count", "stops=10"], in: folder)
+        let report = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        let rows = (report["profiles"]?.arrayValue ?? []).compactMap { $0["profile"]?.stringValue }
+        #expect(rows.filter { $0.hasPrefix("Switch Control") } == ["Switch Control"], "one row for every Switch Control profile: \(rows)")
+        #expect(Set(rows).isSubset(of: Set(AssistiveTechnology.allCases.map(\.rawValue))))
+        #expect(rows.count == Set(rows).count)
+    }
+}

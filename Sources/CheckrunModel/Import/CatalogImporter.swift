@@ -167,14 +167,15 @@ public struct CatalogImporter: Sendable {
         var checks = blocks.map { block in
             Check(id: ids.take(Slug.make(block.check.profile), fallback: "check"),
                   profile: block.check.profile, task: block.check.task ?? "",
-                  expected: block.check.expected.map { ExpectedOutcome($0) })
+                  expected: block.check.expected.map { ExpectedOutcome($0) },
+                  assistiveTechnology: .derived(from: block.check.profile))
         }
         for (index, sentence) in sentences.enumerated() {
             let named = namedTechnologies(in: sentence.text)
             let base = sentence.heading.map { draftID(fromHeading: $0) } ?? "check-\(index + 1)"
             let check = Check(
                 id: ids.take(base, fallback: "check"), profile: named.first ?? "unspecified", task: sentence.text,
-                expected: [], review: Self.reviewNote)
+                expected: [], review: Self.reviewNote, assistiveTechnology: .derived(from: named.first ?? "unspecified"))
             checks.append(check)
             var note = "warning: \"Check:\" sentence imported as draft check \"\(check.id)\" for review (profile: \(check.profile))"
             if named.count > 1 { note += "; it names \(named.joined(separator: ", ")): consider one check for each" }

@@ -45,13 +45,18 @@ extension Check {
             timeLimit: node["timeLimit"]?.intValue,
             wcag: node["wcag"]?.arrayValue?.compactMap(\.stringValue),
             notes: node["notes"]?.stringValue,
-            review: node["review"]?.stringValue)
+            review: node["review"]?.stringValue,
+            assistiveTechnology: node["assistiveTechnology"]?.stringValue.flatMap(AssistiveTechnology.init(rawValue:)))
     }
 
     public var json: JSONValue {
         var members = [
             member("id", .string(id)),
             member("profile", .string(profile)),
+        ]
+        // Written only when the file names it, so protocols from before the field keep their hash.
+        if let assistiveTechnology { members.append(member("assistiveTechnology", .string(assistiveTechnology.rawValue))) }
+        members += [
             member("task", .string(task)),
             member("expected", .array(expected.map { JSONNode($0.json) })),
         ]

@@ -47,12 +47,19 @@ public struct Check: Sendable, Equatable {
     public var notes: String?
     /// Why the check still needs a person's review; nil once reviewed.
     public var review: String?
+    /// The assistive technology as the file names it; nil in files written before the field.
+    public var assistiveTechnology: AssistiveTechnology?
+
+    /// The assistive technology reports group by: as the file names it, else as its profile says.
+    public var technology: AssistiveTechnology { assistiveTechnology ?? .derived(from: profile) }
 
     public init(
         id: String, profile: String, task: String, expected: [ExpectedOutcome], counters: [Counter] = [],
-        timeLimit: Int? = nil, wcag: [String]? = nil, notes: String? = nil, review: String? = nil
+        timeLimit: Int? = nil, wcag: [String]? = nil, notes: String? = nil, review: String? = nil,
+        assistiveTechnology: AssistiveTechnology? = nil
     ) {
         self.id = id
+        self.assistiveTechnology = assistiveTechnology
         self.profile = profile
         self.task = task
         self.expected = expected

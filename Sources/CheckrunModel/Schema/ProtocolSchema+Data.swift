@@ -73,6 +73,10 @@ extension ProtocolSchema {
           "type": "string",
           "minLength": 1
         },
+        "assistiveTechnology": {
+          "description": "The assistive technology the profile is about, which reports group by; `checkrun import` derives it from the profile. Without it, checkrun derives it the same way.",
+          "enum": ["VoiceOver", "Switch Control", "Voice Control", "Full Keyboard Access", "Zoom", "Larger Text", "Assistive Access", "Accessibility Inspector", "touch", "other"]
+        },
         "task": {
           "description": "What the tester does, e.g. \"close the sheet 10 times in a row\".",
           "type": "string",
