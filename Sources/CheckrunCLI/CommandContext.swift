@@ -1,4 +1,5 @@
 import CheckrunModel
+import CheckrunStore
 import CheckrunTerminal
 import Foundation
 #if canImport(Glibc)
@@ -65,6 +66,23 @@ public final class CommandContext: @unchecked Sendable {
 
     public func warn(_ text: String) {
         printError(err.warning("warning: ") + text)
+    }
+
+    /// The protocol folder, or, when there is none and none was named, the protocol versions the
+    /// database keeps: a lead sent a team database can report on it, resume it and compare it
+    /// without the folder, and sees exactly the text the testers saw.
+    func loadProtocols(orStoredIn store: ResultStore) throws -> ProtocolLibrary {
+        guard usesStoredProtocols else { return try loadProtocols() }
+        let library = try store.storedLibrary()
+        guard !library.documents.isEmpty else { return try loadProtocols() }
+        printError("No protocol folder at \(protocolsDirectory): using the \(library.documents.count) protocol version\(library.documents.count == 1 ? "" : "s") kept in \(databasePath).")
+        return try checked(.success(library))
+    }
+
+    /// No protocol folder was named and the default one is not here.
+    var usesStoredProtocols: Bool {
+        arguments.value("protocols") == nil && (environment["CHECKRUN_PROTOCOLS"] ?? "").isEmpty
+            && !FileManager.default.fileExists(atPath: protocolsDirectory)
     }
 
     /// Loads the protocol folder; a folder with broken files is refused with the problems listed.

@@ -49,6 +49,9 @@ public struct ReleaseReport: Sendable {
         public var contentHash: String
         /// Results made with another version of the protocol: its content changed after testing.
         public var resultsWithOtherHash: Int
+        /// The checks whose text differs between the version shown and a version results were
+        /// recorded against (kept in the database), by name.
+        public var changedChecks: [String] = []
     }
 
     public struct CheckEntry: Sendable {
@@ -207,10 +210,11 @@ extension ReleaseReport {
         history.markRemoved(keeping: known)
         history.judge(directions: Comparison.directions(library))
         let removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
-        let protocols = library.documents.map { document -> ProtocolEntry in
+        let protocols = try library.documents.map { document -> ProtocolEntry in
             let hash = document.contentHash
-            let others = checks.filter { $0.reference.document.id == document.id }.flatMap(\.results).filter { $0.result.protocolHash != hash }.count
-            return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash, resultsWithOtherHash: others)
+            let others = checks.filter { $0.reference.document.id == document.id }.flatMap(\.results).filter { $0.result.protocolHash != hash }
+            return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash,
+                                 resultsWithOtherHash: others.count, changedChecks: try changedChecks(document, others.map(\.result.protocolHash), store))
         }
         return ReleaseReport(
             release: release, build: build, generatedAt: now,
@@ -260,5 +264,19 @@ extension ReleaseReport {
             rows[profile, default: [:]][entry.status, default: 0] += 1
         }
         return order.map { ProfileRow(profile: $0, counts: rows[$0] ?? [:]) }
+    }
+
+    /// The checks of `document` that differ from the versions `hashes` name, as the database
+    /// keeps them; a version the database does not keep changes nothing that can be named.
+    private static func changedChecks(_ document: ProtocolDocument, _ hashes: [String], _ store: ResultStore) throws -> [String] {
+        var changed = Set<String>()
+        for hash in Set(hashes) {
+            guard let kept = try store.protocolVersion(hash: hash) else { continue }
+            let before = Dictionary(kept.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for check in document.checks where before[check.id] != check {
+                changed.insert("\(document.id)/\(check.id)")
+            }
+        }
+        return changed.sorted()
     }
 }

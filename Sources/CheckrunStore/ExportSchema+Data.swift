@@ -14,6 +14,20 @@ extension ExportSchema {
     "version": { "description": "The export format's version: 2 is written, 1 and 2 are read.", "enum": [1, 2] },
     "exportedAt": { "type": "string" },
     "release": { "description": "The release exported, or null for all.", "type": ["string", "null"] },
+    "protocols": {
+      "description": "The text of every protocol version the results were recorded against, keyed by its SHA-256 (results carry it as protocolHash).",
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["hash", "protocol", "content"],
+        "additionalProperties": false,
+        "properties": {
+          "hash": { "$ref": "#/$defs/sha256" },
+          "protocol": { "type": "string" },
+          "content": { "type": "string" }
+        }
+      }
+    },
     "sessions": { "type": "array", "items": { "$ref": "#/$defs/sessionEntry" } }
   },
   "$defs": {

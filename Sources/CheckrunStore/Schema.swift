@@ -54,6 +54,16 @@ enum Schema {
             ALTER TABLE records_v3 RENAME TO records;
             CREATE INDEX records_by_result ON records (result_id);
             """),
+        // 4: the content of every protocol version a result was recorded against, keyed by its
+        // SHA-256 (results already carry it), so reports, comparisons and resume work from the
+        // database alone and show exactly the text the tester saw.
+        Migration(sql: """
+            CREATE TABLE protocol_versions (
+                hash TEXT NOT NULL UNIQUE,
+                protocol_id TEXT NOT NULL,
+                content TEXT NOT NULL
+            );
+            """),
     ]
 
     private static let migration1 =

@@ -159,7 +159,7 @@ import Testing
         raw.close()
         let first = try checkrun(["verify", "--db", "old.sqlite"], in: folder)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
-        #expect(first.stderr.contains("Upgrading old.sqlite from schema version 2 to 3, once"))
+        #expect(first.stderr.contains("Upgrading old.sqlite from schema version 2 to 4, once"))
         let second = try checkrun(["verify", "--db", "old.sqlite"], in: folder)
         #expect(second.status == 0)
         #expect(!second.stderr.contains("Upgrading"))

@@ -45,7 +45,7 @@ struct CompareCommand: CheckrunCommand {
         }
         let store = try context.openStore(.existingOnly)
         let scopes = try resolveScopes(arguments, store)
-        let library = try context.loadProtocols()
+        let library = try context.loadProtocols(orStoredIn: store)
         let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
         comparison.judge(directions: Comparison.directions(library))

@@ -65,6 +65,7 @@ struct RecordCommand: CheckrunCommand {
         try store.batch {
             result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: session.device)
             try store.insert(session)
+            try store.keep([reference.document])
             try store.save(result)
         }
         context.print("Recorded \(reference.name): \(result.verdict?.rawValue ?? "in progress"), attempt \(result.attempt), in session \(session.shortID).")

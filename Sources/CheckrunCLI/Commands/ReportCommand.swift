@@ -46,7 +46,9 @@ struct ReportCommand: CheckrunCommand {
         var report: ReleaseReport
         do {
             report = try ReleaseReport.make(
-                store: store, loadingLibrary: { try context.checked(library.value) }, release: release,
+                store: store, loadingLibrary: {
+                    context.usesStoredProtocols ? try context.loadProtocols(orStoredIn: store) : try context.checked(library.value)
+                }, release: release,
                 build: context.arguments.value("build"), history: format.history)
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)

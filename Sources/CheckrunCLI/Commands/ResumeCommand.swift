@@ -28,7 +28,7 @@ struct ResumeCommand: CheckrunCommand {
             }
             session = found
         }
-        let library = try context.loadProtocols()
+        let library = try context.loadProtocols(orStoredIn: store)
         var plan: [CheckReference] = []
         var missing: [String] = []
         for name in session.plan {
@@ -37,6 +37,7 @@ struct ResumeCommand: CheckrunCommand {
         if !missing.isEmpty {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
+        try store.keep(RunCommand.uniqueDocuments(plan))
         let results = try store.results(inSession: session.id)
         let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
         let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts)

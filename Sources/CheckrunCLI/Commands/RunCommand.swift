@@ -47,7 +47,11 @@ struct RunCommand: CheckrunCommand {
             osVersion: context.arguments.value("os") ?? "",
             tester: context.arguments.value("tester") ?? context.environment["USER"] ?? "",
             plan: checks.map(\.name))
-        try store.insert(session)
+        // The session and the text of every protocol it walks are kept together.
+        try store.batch {
+            try store.insert(session)
+            try store.keep(uniqueDocuments(checks))
+        }
         context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databasePath).")
         context.print("Type ? at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
@@ -71,5 +75,11 @@ struct RunCommand: CheckrunCommand {
             if !value.isEmpty { return value }
             context.print("The \(label.lowercased()) is required, e.g. \(option == "release" ? "2.4" : "311").")
         }
+    }
+
+    /// Each protocol of a plan once, in walking order.
+    static func uniqueDocuments(_ checks: [CheckReference]) -> [ProtocolDocument] {
+        var seen = Set<String>()
+        return checks.map(\.document).filter { seen.insert($0.contentHash).inserted }
     }
 }

@@ -41,7 +41,7 @@ enum HTMLReport {
         out.append("<table><caption>Protocols and the SHA-256 of their content</caption>")
         out.append("<thead><tr><th scope=\"col\">Protocol</th><th scope=\"col\">Title</th><th scope=\"col\">Status</th><th scope=\"col\">Content hash</th><th scope=\"col\">Results from another version</th></tr></thead><tbody>")
         for entry in report.protocols {
-            out.append("<tr><th scope=\"row\">\(h(entry.id))</th><td>\(h(entry.title))</td><td>\(h(entry.status))</td><td><code>\(entry.contentHash)</code></td><td>\(entry.resultsWithOtherHash)</td></tr>")
+            out.append("<tr><th scope=\"row\">\(h(entry.id))</th><td>\(h(entry.title))</td><td>\(h(entry.status))</td><td><code>\(entry.contentHash)</code></td><td>\(entry.resultsWithOtherHash)\(entry.changedChecks.isEmpty ? "" : "; changed since testing: " + h(entry.changedChecks.joined(separator: ", ")))</td></tr>")
         }
         out.append("</tbody></table>")
 

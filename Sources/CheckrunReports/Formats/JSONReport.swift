@@ -30,6 +30,7 @@ enum JSONReport {
             ("protocols", .array(report.protocols.map { entry in node(object([
                 ("id", .string(entry.id)), ("title", .string(entry.title)), ("status", .string(entry.status)),
                 ("contentHash", .string(entry.contentHash)), ("resultsWithOtherHash", .integer(entry.resultsWithOtherHash)),
+                ("changedChecks", strings(entry.changedChecks)),
             ])) })),
             ("wcag", .array(report.criteria.map { row in node(object([
                 ("criterion", .string(row.criterion.number)), ("name", .string(row.criterion.name)),

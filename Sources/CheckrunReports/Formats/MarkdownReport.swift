@@ -20,7 +20,7 @@ enum MarkdownReport {
         out.append("| Protocol | Title | Status | Content hash (SHA-256) | Results from another version |")
         out.append("| --- | --- | --- | --- | --- |")
         for entry in report.protocols {
-            out.append("| \(e(entry.id)) | \(e(entry.title)) | \(entry.status) | `\(entry.contentHash)` | \(entry.resultsWithOtherHash) |")
+            out.append("| \(e(entry.id)) | \(e(entry.title)) | \(entry.status) | `\(entry.contentHash)` | \(entry.resultsWithOtherHash)\(entry.changedChecks.isEmpty ? "" : "; changed since testing: " + e(entry.changedChecks.joined(separator: ", "))) |")
         }
         out.append("")
         out.append("## WCAG 2.2 conformance")

@@ -45,7 +45,13 @@ extension ResultStore {
     /// to `write` a piece at a time (the caller owns the file, so every file has one writer).
     public func export(release: String?, write: (String) throws -> Void) throws -> (sessions: Int, records: Int) {
         var counts = (sessions: 0, records: 0)
-        try write("{\"format\": \"checkrun-export\", \"version\": \(Self.exportVersion), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), \"sessions\": [\n")
+        try write("{\"format\": \"checkrun-export\", \"version\": \(Self.exportVersion), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), ")
+        var versions: [JSONNode] = []
+        try forEachProtocolVersion { version in
+            versions.append(JSONNode(.object([JSONMember("hash", JSONNode(.string(version.hash))), JSONMember("protocol", JSONNode(.string(version.protocolID))),
+                                              JSONMember("content", JSONNode(.string(version.content)))])))
+        }
+        try write("\"protocols\": " + JSONWriter.compact(.array(versions)) + ", \"sessions\": [\n")
         var first = true
         try forEachSessionEntry(release: release) { entry in
             try write((first ? "" : ",\n") + JSONWriter.compact(entry.json))
@@ -75,6 +81,11 @@ extension ResultStore {
                 checked += entry.records.count
                 progress?(MergeProgress(source: source.name, records: checked, writing: false))
             }
+        }
+        var versions: [(String, [ProtocolVersion])] = []
+        for source in sources { versions.append((source.name, try source.protocolVersions())) }
+        try database.transaction {
+            for (name, kept) in versions { try keep(kept, source: name) }
         }
         var summaries: [MergeSummary] = []
         for source in sources {

@@ -8,6 +8,8 @@ public protocol SessionSource {
     /// How many records there are, when known cheaply (for progress).
     var recordCount: Int? { get }
     func forEachEntry(_ body: (SessionEntry) throws -> Void) throws
+    /// The protocol versions the source keeps (see `ResultStore.keep`).
+    func protocolVersions() throws -> [ResultStore.ProtocolVersion]
 }
 
 /// Another checkrun database.
@@ -37,6 +39,12 @@ public final class DatabaseSource: SessionSource {
     public func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
         try store.forEachSessionEntry(release: release, body)
     }
+
+    public func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
+        var versions: [ResultStore.ProtocolVersion] = []
+        try store.forEachProtocolVersion { versions.append($0) }
+        return versions
+    }
 }
 
 /// Why an export file cannot be read.
@@ -55,6 +63,44 @@ public struct ExportFileSource: SessionSource {
     }
 
     public var recordCount: Int? { nil }
+
+    /// The export's `protocols` list, read on its own (an export may have none).
+    public func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
+        var scanner = try ExportScanner(path: path)
+        defer { scanner.close() }
+        guard try scanner.peek() == UInt8(ascii: "{") else { return [] }
+        try scanner.expect(UInt8(ascii: "{"), "a JSON object { … }")
+        var first = true
+        while try scanner.peek() != UInt8(ascii: "}") {
+            if !first { try scanner.expect(UInt8(ascii: ","), "a comma or }") }
+            first = false
+            let key = (try? JSONParser.parse(bytes: try scanner.value(limit: 4096).bytes))?.stringValue
+            try scanner.expect(UInt8(ascii: ":"), "a colon after the key")
+            if key == "sessions" {
+                // Passed over a session at a time, never held whole nor parsed.
+                try scanner.expect(UInt8(ascii: "["), "[ to begin the list of sessions")
+                var index = 0
+                while try scanner.peek() != UInt8(ascii: "]") {
+                    if index > 0 { try scanner.expect(UInt8(ascii: ","), "a comma or ] between sessions") }
+                    _ = try scanner.value()
+                    index += 1
+                }
+                try scanner.expect(UInt8(ascii: "]"), "]")
+                continue
+            }
+            let value = try scanner.value(limit: 64 << 20)
+            guard key == "protocols" else { continue }
+            let node: JSONNode
+            do { node = try JSONParser.parse(bytes: value.bytes) } catch {
+                throw ExportFileError(description: "\(path):\(value.line): the protocols list is not valid JSON: \(error.message)")
+            }
+            return (node.arrayValue ?? []).compactMap { item in
+                guard let hash = item["hash"]?.stringValue, let id = item["protocol"]?.stringValue, let content = item["content"]?.stringValue else { return nil }
+                return ResultStore.ProtocolVersion(hash: hash, protocolID: id, content: content)
+            }
+        }
+        return []
+    }
 
     /// The header's members (everything but `sessions`), as read; checked once the whole
     /// object has been read, since a tool may have sorted the keys after `sessions`.
@@ -80,6 +126,9 @@ public struct ExportFileSource: SessionSource {
             if key == "sessions" {
                 sawSessions = true
                 try readSessions(&scanner, body)
+            } else if key == "protocols" {
+                // Protocol texts are kept apart from the header, which stays small.
+                _ = try scanner.value(limit: 64 << 20)
             } else {
                 header.append((key, try scanner.value(limit: 1 << 16)))
             }

@@ -42,6 +42,11 @@ extension ResultStore {
         report.records = verified.records
         report.problems = verified.problems
         report.fileProblems = try soundness.problems()
+        try forEachProtocolVersion { version in
+            if SHA256.hex(version.content) != version.hash {
+                report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")
+            }
+        }
         let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
         for case let orphan? in orphans {
             report.problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))

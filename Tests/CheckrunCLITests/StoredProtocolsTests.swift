@@ -1,0 +1,56 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// A lead sent a team database, without the protocol folder: reports, comparisons and resume
+/// work from the database alone, with the text the testers saw.
+@Suite struct StoredProtocolsTests {
+    let protocols = Repository.path("protocols")
+
+    @Test func aDatabaseAloneReportsComparesAndResumes() throws {
+        let tester = try TemporaryFolder(), lead = try TemporaryFolder()
+        defer { tester.remove(); lead.remove() }
+        for (build, hits) in [("310", "10"), ("311", "9")] {
+            let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", build, "--check", "tiny-target/touch-one-hand", "--count", "hits=\(hits)",
+                                             "--expected", "2=pass", "--notes", "n", "--db", "team.sqlite", "--protocols", protocols], in: tester.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let started = try Checkrun.run(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/voice-control-show-numbers", "--db", "team.sqlite",
+                                        "--protocols", protocols], in: tester.path, input: "q\n")
+        #expect(started.status == 0, "\(started.stderr)")
+        #expect(try Checkrun.run(["export", "--out", "team.json", "--db", "team.sqlite"], in: tester.path).status == 0)
+        try FileManager.default.copyItem(atPath: tester.path("team.json"), toPath: lead.path("team.json"))
+        #expect(try Checkrun.run(["merge", "team.json", "--db", "lead.sqlite"], in: lead.path).status == 0)
+
+        let report = try Checkrun.run(["report", "--release", "2.4", "--db", "lead.sqlite"], in: lead.path)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stderr.contains("No protocol folder at protocols: using the 1 protocol version kept in lead.sqlite."), "\(report.stderr)")
+        #expect(report.stdout.contains("#### tiny-target/touch-one-hand: failed"))
+        #expect(report.stdout.contains("10 out of 10 hits"), "the outcome text as the tester saw it")
+        let compared = try Checkrun.run(["compare", "--release", "2.4", "--db", "lead.sqlite"], in: lead.path)
+        #expect(compared.status == 0 && compared.stdout.contains("tiny-target/touch-one-hand on"), "\(compared.stderr)")
+        let resumed = try Checkrun.run(["resume", "--db", "team.sqlite"], in: tester.path, input: "q\n")
+        #expect(resumed.status == 0 && resumed.stdout.contains("Check 1 of 1: tiny-target/voice-control-show-numbers"), "\(resumed.stdout)\(resumed.stderr)")
+        #expect(try Checkrun.run(["verify", "--db", "lead.sqlite"], in: lead.path).status == 0)
+    }
+
+    @Test func aNewerFolderSaysWhichChecksChangedAndTamperedTextIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: protocols, toPath: folder.path("protocols"))
+        #expect(try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"], in: folder.path).status == 0)
+        let path = folder.path("protocols/tiny-target.json")
+        try Data(try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "close the sheet 10 times in a row", with: "close the sheet 12 times in a row").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let report = try JSONParser.parse(try Checkrun.run(["report", "--release", "2.4", "--format", "json"], in: folder.path).stdout)
+        let entry = report["protocols"]?.arrayValue?.first { $0["id"]?.stringValue == "tiny-target" }
+        #expect(entry?["changedChecks"]?.arrayValue?.compactMap(\.stringValue) == ["tiny-target/touch-one-hand"])
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("UPDATE protocol_versions SET content = replace(content, '10 out of 10 hits', '9 out of 10 hits')")
+        raw.close()
+        let verified = try Checkrun.run(["verify"], in: folder.path)
+        #expect(verified.status == 1 && verified.stdout.contains("the kept text of protocol tiny-target"), "\(verified.stdout)")
+    }
+}
