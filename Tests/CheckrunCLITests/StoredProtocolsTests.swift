@@ -34,6 +34,8 @@ import Testing
         let resumed = try Checkrun.run(["resume", "--db", "team.sqlite"], in: tester.path, input: "q\n")
         #expect(resumed.status == 0 && resumed.stdout.contains("Check 1 of 1: tiny-target/voice-control-show-numbers"), "\(resumed.stdout)\(resumed.stderr)")
         #expect(try Checkrun.run(["verify", "--db", "lead.sqlite"], in: lead.path).status == 0)
+        let shown = try Checkrun.run(["show", "tiny-target/touch-one-hand", "--db", "lead.sqlite"], in: lead.path)
+        #expect(shown.status == 0 && shown.stdout.contains("close the sheet 10 times in a row"), "\(shown.stdout)\(shown.stderr)")
     }
 
     @Test func aNewerFolderSaysWhichChecksChangedAndTamperedTextIsNamed() throws {

@@ -1,20 +1,24 @@
 import CheckrunTerminal
 import CheckrunModel
+import Foundation
 
 /// `checkrun show`: one protocol or one check, in full, as a tester reads it.
 struct ShowCommand: CheckrunCommand {
     static let definition = CommandDefinition(
         name: "show",
         abstract: "Show one protocol, or one check, in full.",
+        discussion: "Without a protocol folder, the protocol versions kept in the database (--db) are shown: the text the testers walked.",
         arguments: [ArgumentDefinition("ID", help: "A protocol id (tiny-target) or a check (tiny-target/touch-one-hand).")],
-        options: [OptionDefinition("json", .flag, help: "Print the protocol's or check's JSON.")],
+        options: [OptionDefinition("json", .flag, help: "Print the protocol's or check's JSON."), StoreOptions.database],
         examples: [
             Example("checkrun show tiny-target", "Every check of the Tiny Target protocol."),
             Example("checkrun show tiny-target/touch-one-hand --json", "One check as JSON."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let library = try context.loadProtocols()
+        let library = context.usesStoredProtocols && FileManager.default.fileExists(atPath: context.databasePath)
+            ? try context.loadProtocols(orStoredIn: try context.openStore(.existingOnly))
+            : try context.loadProtocols()
         let id = context.arguments.positionals[0]
         let json = context.arguments.flag("json")
         if let document = library.document(id: id) {
