@@ -159,7 +159,7 @@ public struct Walk: Sendable {
             return "No expected outcomes are written for this check yet. Did it pass? (p, f)"
         case .notes:
             if result.needsNotes(check) { return "Notes (required, something failed): what happened?" }
-            return "Notes (optional, Enter to skip):"
+            return "Notes (optional, Enter for none):"
         case .blockReason:
             return "Why is this check blocked? (required)"
         }
@@ -297,8 +297,14 @@ public struct Walk: Sendable {
     private mutating func answerOutcome(_ text: String, _ number: Int, _ index: Int, date: Date) -> [WalkEvent] {
         let check = plan[index].check
         let outcome = check.expected[number]
-        let (head, note) = Self.splitNote(text)
+        var (head, note) = Self.splitNote(text)
         if let target = outcome.target {
+            // The number, then a note, as p, f and n take one: "9 missed once near the grabber".
+            let parts = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+            if Int(head) == nil, parts.count == 2, Int(parts[0]) != nil {
+                head = String(parts[0])
+                note = String(parts[1]).trimmingCharacters(in: .whitespaces)
+            }
             if ["n", "na", "n/a", "not applicable"].contains(head.lowercased()) {
                 results[index].outcomes[number] = OutcomeAnswer(.notApplicable, note: note, answeredAt: date)
                 return [.say("Expected \(number + 1): not applicable.")] + answered(index, date: date)

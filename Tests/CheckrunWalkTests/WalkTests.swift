@@ -80,7 +80,7 @@ import Testing
         var walk = makeWalk()
         feed(&walk, [("t 80", 0), ("p", 0), ("f Delete is 8 pt from Close", 0)])
         #expect(walk.results[0].outcomes[1]?.note == "Delete is 8 pt from Close")
-        #expect(walk.prompt?.text == "Notes (optional, Enter to skip):")
+        #expect(walk.prompt?.text == "Notes (optional, Enter for none):")
         let done = feed(&walk, [("", 0)])
         #expect(done.said.last == "Result: fail, 1 of 2 expected outcomes failed")
     }
@@ -113,7 +113,7 @@ import Testing
         #expect(walk.prompt?.text == "Count of Switch Control stops? Enter keeps 2 (the tally), or type a number.")
         feed(&walk, [("", 0)])
         #expect(walk.results[1].counters["stops"]?.value == 2)
-        #expect(walk.prompt?.text == "Notes (optional, Enter to skip):")
+        #expect(walk.prompt?.text == "Notes (optional, Enter for none):")
         let done = feed(&walk, [("", 0)])
         #expect(done.said.last == "Result: pass, 2 of 2 expected outcomes passed, time over the 60-second limit")
 
@@ -276,5 +276,13 @@ import Testing
         var typed = walkAtTouch()
         transcript = feed(&typed, [("t 1:30", 2)])
         #expect(transcript.said.contains("That is over the time limit of 1 minute."), "\(transcript.said)")
+    }
+
+    @Test func aNumericOutcomeTakesANoteAfterTheNumber() {
+        var walk = walkAtTouch()
+        let transcript = feed(&walk, [("t 30", 2), ("9 missed once near the grabber", 3)])
+        #expect(walk.results[1].outcomes[0]?.value == 9)
+        #expect(walk.results[1].outcomes[0]?.verdict == .fail)
+        #expect(walk.results[1].outcomes[0]?.note == "missed once near the grabber", "\(transcript.said)")
     }
 }
