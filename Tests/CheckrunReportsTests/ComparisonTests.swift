@@ -88,3 +88,16 @@ import Testing
     }
 }
 
+
+extension ComparisonTests {
+    @Test func compareJSONFollowsItsSchema() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add(touch, build: "310", verdict: .pass, seconds: 30, counters: ["hits": 10])
+        try fixture.add(touch, build: "311", verdict: .fail, seconds: 45, counters: ["hits": 8])
+        let comparison = try compare(fixture, ["310", "311"])
+        let schema = JSONSchema(try JSONParser.parse(try Repository.text("Schemas/compare.schema.json")))
+        let document = try JSONParser.parse(ComparisonFormat.json.render(comparison))
+        #expect(schema.validate(document).isEmpty, "\(schema.validate(document))")
+    }
+}
