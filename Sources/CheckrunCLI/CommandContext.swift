@@ -34,8 +34,10 @@ public final class CommandContext: @unchecked Sendable {
         print(TerminalText(text))
     }
 
+    /// In accessible mode, symbols speech reads badly are said in words (no colour is on then,
+    /// so the text holds no escape codes to disturb).
     public func print(_ text: TerminalText) {
-        Swift.print(text.rendered)
+        Swift.print(accessible ? SpokenWords.replacingSymbols(text.rendered) : text.rendered)
     }
 
     /// Writes text without a line end and flushes, for an answer typed on the same line.

@@ -130,7 +130,7 @@ public struct Walk: Sendable {
         switch step {
         case .timing:
             switch stopwatch {
-            case .running: return "Enter stops the timer, p pauses, space or + tallies a stop, - takes one back."
+            case .running: return "Enter stops the timer, p pauses, space or plus (+) tallies a stop, minus (-) takes one back."
             case .paused: return "p resumes the timer, Enter stops it."
             case .idle:
                 if let seconds = result.activeSeconds, revisit != nil {
@@ -172,8 +172,8 @@ public struct Walk: Sendable {
         "  s  skip     skip this check",
         "  x  block    mark this check blocked, with a reason",
         "  q  quit     save and stop; resume later with checkrun resume",
-        "Stopwatch: Enter starts and stops it, p pauses and resumes, space or + tallies a stop,",
-        "  - takes one back; t 80, t 1:20 or t 1m20s types the time instead.",
+        "Stopwatch: Enter starts and stops it, p pauses and resumes, space or plus (+) tallies a stop,",
+        "  minus (-) takes one back; t 80, t 1:20 or t 1m20s types the time instead.",
         "Expected outcomes: p or pass, f or fail, n or na (not applicable); add a note after it: f Delete fired.",
         "Everything is saved as soon as you answer.",
     ]
@@ -259,7 +259,7 @@ public struct Walk: Sendable {
         case ("q", _), ("quit", _):
             return [.say("The timing was not finished; it will be asked again when you resume."), .quit]
         default:
-            return [.say("While the timer runs: Enter stops it, p pauses or resumes, space or + tallies a stop, - takes one back, q saves and quits.")]
+            return [.say("While the timer runs: Enter stops it, p pauses or resumes, space or plus (+) tallies a stop, minus (-) takes one back, q saves and quits.")]
         }
     }
 
@@ -291,7 +291,7 @@ public struct Walk: Sendable {
             }
             return lines + answered(index, date: date)
         }
-        return [.say("Press Enter to start the stopwatch, or type the time as t 80, t 1:20 or t 1m20s. ? lists the keys.")]
+        return [.say("Press Enter to start the stopwatch, or type the time as t 80, t 1:20 or t 1m20s. Question mark (?) lists the keys.")]
     }
 
     private mutating func answerOutcome(_ text: String, _ number: Int, _ index: Int, date: Date) -> [WalkEvent] {
@@ -320,7 +320,7 @@ public struct Walk: Sendable {
                 + answered(index, date: date)
         }
         guard let verdict = Self.outcomeVerdict(head) else {
-            return [.say("Answer p for pass, f for fail or n for not applicable (or the whole word). ? lists the keys.")]
+            return [.say("Answer p for pass, f for fail or n for not applicable (or the whole word). Question mark (?) lists the keys.")]
         }
         results[index].outcomes[number] = OutcomeAnswer(verdict, note: note, answeredAt: date)
         let noted = note.map { ", note: \(DisplayText.preview($0))" } ?? ""

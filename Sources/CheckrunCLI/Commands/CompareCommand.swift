@@ -1,3 +1,4 @@
+import CheckrunTerminal
 import CheckrunModel
 import CheckrunReports
 import CheckrunStore
@@ -50,7 +51,9 @@ struct CompareCommand: CheckrunCommand {
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
         comparison.judge(directions: Comparison.directions(library))
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context)
-        try OutputFile.write(format.render(comparison), to: arguments.value("out"), context)
+        let rendered = format.render(comparison)
+        // In accessible mode the text format says "310 to 311", not an arrow speech reads as "right arrow".
+        try OutputFile.write(context.accessible && format == .text ? SpokenWords.replacingSymbols(rendered) : rendered, to: arguments.value("out"), context)
         if arguments.flag("fail-on-regression") && !comparison.regressions.isEmpty {
             context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")
             return 3

@@ -10,8 +10,8 @@ struct RunCommand: CheckrunCommand {
         name: "run",
         abstract: "Start a test session and walk its checks, saving every answer at once.",
         discussion: """
-        For each check: the stopwatch (Enter starts and stops it, p pauses, space or + tallies a stop,
-        - takes one back, or type t 1:20), then each expected outcome (p pass, f fail, n not
+        For each check: the stopwatch (Enter starts and stops it, p pauses, space or plus (+) tallies a
+        stop, minus (-) takes one back, or type t 1:20), then each expected outcome (p pass, f fail, n not
         applicable), each counter, and notes. At every prompt: ? help, b back, s skip, x block, q quit.
         Answers can also be piped on standard input, one per line. A closed terminal loses nothing:
         continue with `checkrun resume`.
@@ -53,7 +53,7 @@ struct RunCommand: CheckrunCommand {
             try store.keep(uniqueDocuments(checks))
         }
         context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databasePath).")
-        context.print("Type ? at any prompt for the keys.")
+        context.print("Type question mark (?) at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
         let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts)
         var runner = WalkRunner(walk: walk, store: store, context: context)
