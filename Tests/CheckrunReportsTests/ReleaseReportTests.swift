@@ -128,9 +128,16 @@ import FoundationXML
         let parser = XMLParser(data: Data(xml.utf8))
         parser.delegate = collector
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
-        #expect(collector.elements["testsuite"] == 5)
-        #expect(collector.elements["testcase"] == 23, "one per check and device, and one for each check not run")
-        #expect(collector.elements["failure"] == 4)
+        let criteria = report.criteria.filter { !$0.checks.isEmpty }
+        let failingCriteria = criteria.filter { $0.conformance == .doesNotSupport || $0.conformance == .partiallySupports }.count
+        #expect(collector.elements["testsuite"] == 5 + 1, "a suite per protocol and one of the WCAG criteria")
+        #expect(collector.elements["testcase"] == 23 + criteria.count, "one per check and device, and one for each check not run, and a criterion each")
+        #expect(collector.elements["failure"] == 4 + failingCriteria)
+        // What junit-10.xsd (Jenkins xunit) allows inside a testcase, and properties only on a suite.
+        let allowed: Set<String> = ["testcase > failure", "testcase > error", "testcase > skipped", "testcase > system-out", "testcase > system-err"]
+        #expect(collector.nesting.filter { $0.hasPrefix("testcase >") }.isSubset(of: allowed), "\(collector.nesting)")
+        #expect(collector.nesting.filter { $0.hasSuffix("> properties") } == ["testsuite > properties"])
+        #expect(!collector.attributes.contains { $0.key == "name" && $0.value.contains(" on ") }, "test names do not change when a device is named")
         #expect(collector.elements["error"] == 1, "blocked")
         #expect(collector.text.contains("<script>alert('x')</script> ]]>"), "the notes come back as text")
         #expect(collector.attributes.contains { $0.key == "time" && $0.value == "55.000" })
@@ -215,10 +222,19 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     var elements: [String: Int] = [:]
     var attributes: [(key: String, value: String)] = []
     var text = ""
+    /// Every element with its parent, for checking the structure a schema allows.
+    var nesting: Set<String> = []
+    private var open: [String] = []
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         elements[name, default: 0] += 1
         self.attributes += attributes.map { ($0.key, $0.value) }
+        nesting.insert("\(open.last ?? "") > \(name)")
+        open.append(name)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

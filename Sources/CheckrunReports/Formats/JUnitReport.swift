@@ -1,7 +1,11 @@
 import CheckrunModel
 import CheckrunStore
 
-/// JUnit XML for CI dashboards: a testsuite per protocol, a testcase per check and device.
+/// JUnit XML for CI dashboards (the Jenkins xunit schema, junit-10.xsd): a testsuite per
+/// protocol with a testcase per check and device, and a testsuite of the WCAG criteria. A
+/// testcase is named by its check alone, so its CI history survives a device being named; what
+/// varies (device, build, tester, counters) is told in its `system-out`, since the schema allows
+/// no properties on a testcase.
 enum JUnitReport {
     static func render(_ report: ReleaseReport) -> String {
         let x = Escaping.xml
@@ -23,19 +27,14 @@ enum JUnitReport {
             out.append("      <property name=\"protocol_hash\" value=\"\(document.contentHash)\"/>")
             out.append("    </properties>")
             for (entry, reported) in cases {
-                let device = reported?.device ?? ""
-                let name = device.isEmpty ? entry.reference.check.id : "\(entry.reference.check.id) on \(device)"
                 let time = reported?.result.activeSeconds.map(seconds) ?? "0"
-                out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(name))\" time=\"\(time)\">")
-                out.append("      <properties>")
+                out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(entry.reference.check.id))\" time=\"\(time)\">")
                 var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
                 if let reported {
                     properties += [("build", reported.build), ("device", reported.device), ("tester", reported.tester), ("attempt", String(reported.result.attempt))]
                     if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
                     properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
                 }
-                for (key, value) in properties { out.append("        <property name=\"\(x(key))\" value=\"\(x(value))\"/>") }
-                out.append("      </properties>")
                 switch reported?.result.verdict {
                 case .fail?:
                     let result = reported?.result
@@ -53,15 +52,39 @@ enum JUnitReport {
                 case .pass?:
                     break
                 }
-                if let notes = reported?.result.notes, !notes.isEmpty {
-                    out.append("      <system-out>\(x(notes))</system-out>")
-                }
+                var told = properties.map { "\($0.0): \($0.1)" }
+                if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
+                out.append("      <system-out>\(x(told.joined(separator: "\n")))</system-out>")
                 out.append("    </testcase>")
             }
             out.append("  </testsuite>")
         }
+        out += criteriaSuite(report)
         out.append("</testsuites>")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A testcase per criterion a check maps, with its term and coverage: failing for Does Not
+    /// Support and Partially Supports, skipped for Incomplete and Not Evaluated.
+    private static func criteriaSuite(_ report: ReleaseReport) -> [String] {
+        let x = Escaping.xml
+        let rows = report.criteria.filter { !$0.checks.isEmpty }
+        let failing = rows.filter { $0.conformance == .doesNotSupport || $0.conformance == .partiallySupports }.count
+        let open = rows.filter { $0.conformance == .incomplete || $0.conformance == .notEvaluated }.count
+        var out = ["  <testsuite name=\"WCAG 2.2\" tests=\"\(rows.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"\(open)\" time=\"0\">"]
+        for row in rows {
+            out.append("    <testcase classname=\"wcag\" name=\"\(x(row.criterion.title))\" time=\"0\">")
+            let message = x("\(row.conformance.rawValue): \(row.coverage.sentence)")
+            switch row.conformance {
+            case .doesNotSupport, .partiallySupports: out.append("      <failure message=\"\(message)\" type=\"conformance\"/>")
+            case .incomplete, .notEvaluated: out.append("      <skipped message=\"\(message)\"/>")
+            case .supports: break
+            }
+            out.append("      <system-out>\(x(row.remarks))</system-out>")
+            out.append("    </testcase>")
+        }
+        out.append("  </testsuite>")
+        return out
     }
 
     private static func seconds(_ value: Double) -> String {
