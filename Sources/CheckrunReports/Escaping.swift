@@ -20,17 +20,28 @@ enum Escaping {
         return result
     }
 
-    /// Markdown: HTML is escaped (renderers pass it through), table pipes and line breaks are made safe.
+    /// Markdown (GFM): tester text renders literally. `<` and `&` become the only character
+    /// references (so no HTML passes through, and quotes and `>` stay as typed for tickets and
+    /// e-mail), and every character GFM would read as markup, the backslash included, is
+    /// escaped with a backslash; control characters and line breaks become visible marks.
     static func markdown(_ text: String) -> String {
-        let escaped = html(text)
-        guard escaped.utf8.contains(where: { [0x7C, 0x2A, 0x5F, 0x60, 0x5B].contains($0) }) else { return escaped }
+        let safe = DisplayText.neutralised(text)
+        guard safe.utf8.contains(where: { Self.markdownSpecial.contains($0) }) else { return safe }
         var result = ""
-        for scalar in escaped.unicodeScalars {
-            if "|*_`[".unicodeScalars.contains(scalar) { result.unicodeScalars.append("\\") }
-            result.unicodeScalars.append(scalar)
+        for scalar in safe.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case "\\", "|", "*", "_", "`", "[", "]", "~", "#", "!":
+                result.unicodeScalars.append("\\")
+                result.unicodeScalars.append(scalar)
+            default: result.unicodeScalars.append(scalar)
+            }
         }
         return result
     }
+
+    private static let markdownSpecial: Set<UInt8> = Set("&<\\|*_`[]~#!".utf8)
 
     /// XML text and attributes. Characters XML 1.0 cannot hold at all (NUL, most C0 controls,
     /// lone surrogates, U+FFFE/U+FFFF) are replaced by visible marks, so the file always parses.

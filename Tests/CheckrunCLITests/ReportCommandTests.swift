@@ -30,7 +30,7 @@ import Testing
         let markdown = try checkrun(["report", "--release", "2.4"], in: folder)
         #expect(markdown.status == 0)
         #expect(markdown.stdout.hasPrefix("# Accessibility compliance report: release 2.4"))
-        #expect(markdown.stdout.contains("&lt;b&gt;bold&lt;/b&gt;"))
+        #expect(markdown.stdout.contains("&lt;b>bold&lt;/b>"), "only < and & become references; > reads as typed")
         for format in ["html", "json", "csv", "junit", "openacr"] {
             let out = folder.path("report.\(format)")
             let result = try checkrun(["report", "--release", "2.4", "--format", format, "--out", out], in: folder)
