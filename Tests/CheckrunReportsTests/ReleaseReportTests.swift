@@ -171,6 +171,13 @@ import FoundationXML
         #expect(!html.contains("\u{1B}") && !html.contains("\u{0}"))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &quot;quoted&quot;"))
         #expect(html.contains("<caption>Conformance by success criterion</caption>"))
+        // Reflow at 320 px: every table scrolls inside its own labelled, focusable region, and
+        // the regions' names are unique on the page.
+        let regions = html.components(separatedBy: "role=\"region\" tabindex=\"0\" aria-label=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(regions.count == html.components(separatedBy: "<table>").count - 1, "every table is in a region")
+        #expect(Set(regions).count == regions.count, "\(regions)")
+        #expect(html.contains(".scroll{overflow-x:auto") && html.contains("@media print{") && html.contains("thead{display:table-header-group}"))
+        #expect(html.contains("<td dir=\"auto\">"), "tester text in right-to-left scripts keeps its punctuation")
         #expect(html.contains("<th scope=\"col\">Conformance</th>"))
         #expect(html.contains("<td class=\"partially-supports\">Partially Supports</td>"), "the verdict is in words; colour only adds")
         #expect(html.contains("<svg role=\"img\" aria-labelledby=\"chart-tiny-target-touch-one-hand-title"))

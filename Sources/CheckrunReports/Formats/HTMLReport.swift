@@ -22,6 +22,12 @@ enum HTMLReport {
             ".fail,.failed,.does-not-support{color:#a00000;font-weight:600}.pass,.passed,.supports{color:#005a00}",
             ".gap,.blocked,.partially-supports{color:#7a4a00;font-weight:600}code{word-break:break-all}",
             "svg{max-width:100%;height:auto}svg text{font-size:12px;fill:#1a1a1a}",
+            // Reflow at 320 CSS px (WCAG 1.4.10): the page never scrolls sideways; a wide table
+            // scrolls inside its own labelled, focusable region, and long words break.
+            ".scroll{overflow-x:auto;max-width:100%}.scroll:focus{outline:3px solid #005fcc}td,th,li,p{overflow-wrap:anywhere}",
+            "@media (max-width:40rem){body{margin:1rem auto;padding:0 .5rem}}",
+            // Printed: rows stay whole, header rows repeat, a caption stays with its table.
+            "@media print{.scroll{overflow:visible}tr,figure{break-inside:avoid}thead{display:table-header-group}caption,h2,h3{break-after:avoid}}",
             "</style>",
             "</head>",
             "<body>",
@@ -38,32 +44,32 @@ enum HTMLReport {
             "</ul>",
         ]
         out.append("<h2>Protocols</h2>")
-        out.append("<table><caption>Protocols and the SHA-256 of their content</caption>")
+        out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Protocols and the SHA-256 of their content\"><table><caption>Protocols and the SHA-256 of their content</caption>")
         out.append("<thead><tr><th scope=\"col\">Protocol</th><th scope=\"col\">Title</th><th scope=\"col\">Status</th><th scope=\"col\">Content hash</th><th scope=\"col\">Results from another version</th></tr></thead><tbody>")
         for entry in report.protocols {
             out.append("<tr><th scope=\"row\">\(h(entry.id))</th><td>\(h(entry.title))</td><td>\(h(entry.status))</td><td><code>\(entry.contentHash)</code></td><td>\(entry.resultsWithOtherHash)\(entry.changedChecks.isEmpty ? "" : "; changed since testing: " + h(entry.changedChecks.joined(separator: ", ")))</td></tr>")
         }
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
 
         out.append("<h2>WCAG 2.2 conformance</h2>")
         out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
-        out.append("<table><caption>Conformance by success criterion</caption>")
+        out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Conformance by success criterion\"><table><caption>Conformance by success criterion</caption>")
         out.append("<thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Level</th><th scope=\"col\">Conformance</th><th scope=\"col\">Checks</th><th scope=\"col\">Remarks</th></tr></thead><tbody>")
         for row in report.criteria {
             let term = row.isCoverageGap ? "Not evaluated (gap in coverage)" : row.conformance.rawValue
             let css = row.isCoverageGap ? "gap" : row.conformance.openACRLevel
             out.append("<tr><th scope=\"row\">\(h(row.criterion.title))</th><td>\(row.criterion.level.rawValue)</td><td class=\"\(css)\">\(h(term))</td><td>\(h(row.checks.joined(separator: ", ")))</td><td>\(h(row.remarks))</td></tr>")
         }
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
 
         out.append("<h2>By assistive technology</h2>")
-        out.append("<table><caption>Checks by profile</caption>")
+        out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Checks by profile\"><table><caption>Checks by profile</caption>")
         out.append("<thead><tr><th scope=\"col\">Profile</th><th scope=\"col\">Passed</th><th scope=\"col\">Failed</th><th scope=\"col\">Blocked</th><th scope=\"col\">Skipped</th><th scope=\"col\">Not run</th></tr></thead><tbody>")
         for row in report.profiles {
             let cells = [CheckStatus.passed, .failed, .blocked, .skipped, .notRun].map { "<td>\(row.counts[$0] ?? 0)</td>" }.joined()
             out.append("<tr><th scope=\"row\">\(h(row.profile))</th>\(cells)</tr>")
         }
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
 
         out.append("<h2>By protocol</h2>")
         // Each check's history found by name, and the build labels made once, not per chart.
@@ -91,11 +97,11 @@ enum HTMLReport {
         }
         out.append("<h2>Evidence</h2>")
         out.append("<p>Each session's answers form a chain of SHA-256 hashes; <code>checkrun verify</code> recomputes them.</p>")
-        out.append("<table><caption>Session chains</caption><thead><tr><th scope=\"col\">Session</th><th scope=\"col\">Records</th><th scope=\"col\">Chain head</th></tr></thead><tbody>")
+        out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Session chains\"><table><caption>Session chains</caption><thead><tr><th scope=\"col\">Session</th><th scope=\"col\">Records</th><th scope=\"col\">Chain head</th></tr></thead><tbody>")
         for chain in report.chains {
             out.append("<tr><th scope=\"row\">\(chain.session.lowercasedText)</th><td>\(chain.records)</td><td><code>\(chain.head)</code></td></tr>")
         }
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
         if let changes = report.changes {
             out.append("<h2>Changes since build \(h(changes.labels.first ?? ""))</h2><ul>")
             for check in changes.checks {
@@ -111,7 +117,9 @@ enum HTMLReport {
 
     private static func resultTable(_ results: [ReportedResult], _ check: Check?) -> [String] {
         let h = Escaping.html
-        var out = ["<table><caption>Latest result per device</caption>",
+        // Each region's name is unique on the page (axe: landmark-unique): it names its check.
+        let label = h("Latest result per device: " + (results.first?.result.check ?? check?.id ?? ""))
+        var out = ["<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table><caption>Latest result per device</caption>",
                    "<thead><tr><th scope=\"col\">Device</th><th scope=\"col\">Build</th><th scope=\"col\">Tester</th><th scope=\"col\">Verdict</th><th scope=\"col\">Attempts</th><th scope=\"col\">Active time</th><th scope=\"col\">Counters</th><th scope=\"col\">Expected outcomes</th><th scope=\"col\">Notes</th></tr></thead><tbody>"]
         for reported in results {
             let result = reported.result
@@ -123,9 +131,9 @@ enum HTMLReport {
             out.append("<tr><th scope=\"row\">\(h(reported.device.isEmpty ? "unnamed" : reported.device))</th><td>\(h(reported.build))</td><td>\(h(reported.tester))</td>"
                 + "<td class=\"\(result.verdict?.rawValue ?? "")\">\(h(ReportPhrases.verdict(reported)))</td><td>attempt \(result.attempt) of \(reported.attempts)</td>"
                 + "<td>\(h(ReportPhrases.time(result.activeSeconds) + limit))</td><td>\(h(ReportPhrases.counters(result, check)))</td>"
-                + "<td><ul>\(outcomes)</ul></td><td>\(h(result.notes ?? ""))</td></tr>")
+                + "<td><ul>\(outcomes)</ul></td><td dir=\"auto\">\(h(result.notes ?? ""))</td></tr>")
         }
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
         return out
     }
 
