@@ -114,3 +114,26 @@ extension VerdictRulesTests {
         #expect(rows.count == Set(rows).count)
     }
 }
+
+extension VerdictRulesTests {
+    /// Every format says the same term and coverage for a criterion.
+    @Test func everyFormatAgreesOnTermsAndCoverage() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("tiny-target/touch-one-hand", ["--verdict", "pass"], in: folder)
+        try record("tiny-target/voice-control-show-numbers", ["--verdict", "fail", "--notes", "overlap"], in: folder)
+        let json = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        // The criteria of the checks with results: every format shows those (CSV on the results' rows).
+        let tested: Set<String> = ["tiny-target/touch-one-hand", "tiny-target/voice-control-show-numbers"]
+        let rows = (json["wcag"]?.arrayValue ?? []).filter { !tested.isDisjoint(with: ($0["checks"]?.arrayValue ?? []).compactMap(\.stringValue)) }
+        #expect(!rows.isEmpty)
+        let outputs = try ["markdown", "html", "csv", "junit", "openacr"].map { ($0, try checkrun(["report", "--release", "2.4", "--format", $0], in: folder).stdout) }
+        for row in rows {
+            let term = try #require(row["conformance"]?.stringValue), sentence = try #require(row["coverage"]?["sentence"]?.stringValue)
+            for (format, output) in outputs {
+                #expect(output.contains(sentence), "\(format) states the coverage of \(row["criterion"]?.stringValue ?? "")")
+                if format != "openacr" { #expect(output.contains(term), "\(format) names \(term)") }
+            }
+        }
+    }
+}

@@ -5,11 +5,12 @@ import CheckrunStore
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
                          "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason",
-                         "outcome_notes", "product"]
+                         "outcome_notes", "product", "criteria"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
         let current = Dictionary(report.protocols.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { a, _ in a })
+        let terms = Dictionary(report.criteria.map { ($0.criterion.number, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = report.checks.flatMap { entry in entry.results.map { ($0, Optional(entry.reference)) } } + report.removed.map { ($0, nil as CheckReference?) }
         for (reported, reference) in rows {
             let result = reported.result
@@ -24,11 +25,19 @@ enum CSVReport {
                 (result.activeSeconds.map { Decimals.fixed($0, places: 1) } ?? "", true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
                 (String(reported.amendments), true), (reported.amendReason ?? "", false),
-                (outcomeNotes(result), false), (report.product ?? "", false),
+                (outcomeNotes(result), false), (report.product ?? "", false), (criteria(reference, terms), false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The criteria the row's check maps, each with its term and coverage, as the WCAG table has
+    /// them: "2.5.8 Incomplete: 1 of 7 mapped checks passed; 6 not run.", one a line.
+    static func criteria(_ reference: CheckReference?, _ terms: [String: ReleaseReport.CriterionRow]) -> String {
+        (reference?.criteria ?? []).compactMap { number in
+            terms[number].map { "\(number) \($0.conformance.rawValue): \($0.coverage.sentence)" }
+        }.joined(separator: "\n")
     }
 
     /// Each outcome's note, often the only explanation of a failure: "2: Delete fired", one a line.

@@ -56,7 +56,7 @@ enum HTMLReport {
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Conformance by success criterion\"><table><caption>Conformance by success criterion</caption>")
         out.append("<thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Level</th><th scope=\"col\">Conformance</th><th scope=\"col\">Checks</th><th scope=\"col\">Remarks</th></tr></thead><tbody>")
         for row in report.criteria {
-            let term = row.isCoverageGap ? "Not evaluated (gap in coverage)" : row.conformance.rawValue
+            let term = row.isCoverageGap ? "Not Evaluated (gap in coverage)" : row.conformance.rawValue
             let css = row.isCoverageGap ? "gap" : row.conformance.openACRLevel
             out.append("<tr><th scope=\"row\">\(h(row.criterion.title))</th><td>\(row.criterion.level.rawValue)</td><td class=\"\(css)\">\(h(term))</td><td>\(h(row.checks.joined(separator: ", ")))</td><td>\(h(row.remarks))</td></tr>")
         }

@@ -30,7 +30,7 @@ enum MarkdownReport {
         out.append("| Criterion | Level | Conformance | Checks | Remarks |")
         out.append("| --- | --- | --- | --- | --- |")
         for row in report.criteria {
-            let term = row.isCoverageGap ? "Not evaluated (gap in coverage)" : row.conformance.rawValue
+            let term = row.isCoverageGap ? "Not Evaluated (gap in coverage)" : row.conformance.rawValue
             out.append("| \(e(row.criterion.title)) | \(row.criterion.level.rawValue) | \(term) | \(e(row.checks.joined(separator: ", "))) | \(e(row.remarks)) |")
         }
         out.append("")
