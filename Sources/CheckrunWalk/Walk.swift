@@ -197,7 +197,7 @@ public struct Walk: Sendable {
         case "q", "quit", "exit":
             return [.quit]
         case "b", "back":
-            return goBack()
+            return goBack(date: date)
         case "s", "skip":
             return skip(index, date: date)
         case "x", "block":
@@ -387,7 +387,7 @@ public struct Walk: Sendable {
     }
 
     /// `b`: the step before where the walk stands, in this check or the one before.
-    private mutating func goBack() -> [WalkEvent] {
+    private mutating func goBack(date: Date) -> [WalkEvent] {
         guard let index = currentCheck, let step = currentStep else { return [] }
         if blocking != nil {
             blocking = nil
@@ -408,7 +408,8 @@ public struct Walk: Sendable {
             results[target.0].blockedReason = nil
             revisit = nil
             announced = nil
-            return [.say("Reopened check \(target.0 + 1), which was \(previous.verdict?.rawValue ?? "done").")]
+            // Saved at once, so `sessions` and `resume` see the check open again.
+            return [.save(touch(target.0, date)), .say("Reopened check \(target.0 + 1), which was \(previous.verdict?.rawValue ?? "done").")]
         }
         // Skip back over steps that were never asked (e.g. notes not yet given in this check).
         while !results[target.0].isAnswered(target.1, plan[target.0].check), let earlier = position.lastIndex(where: { $0 == target }), earlier > 0 {

@@ -285,4 +285,13 @@ import Testing
         #expect(walk.results[1].outcomes[0]?.verdict == .fail)
         #expect(walk.results[1].outcomes[0]?.note == "missed once near the grabber", "\(transcript.said)")
     }
+
+    @Test func reopeningABlockedCheckIsSaved() {
+        var walk = makeWalk()
+        feed(&walk, [("x", 1), ("no test device", 2)])
+        #expect(walk.results[0].verdict == .blocked)
+        let transcript = feed(&walk, [("b", 3)])
+        #expect(transcript.said.contains { $0.hasPrefix("Reopened check 1") })
+        #expect(transcript.saves.contains { $0.check == "sample/inspect" && $0.verdict == nil && $0.blockedReason == nil }, "the reopening is saved")
+    }
 }
