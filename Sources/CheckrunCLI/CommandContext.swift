@@ -70,6 +70,22 @@ public final class CommandContext: @unchecked Sendable {
         printError(err.warning("warning: ") + text)
     }
 
+    /// A checkrun command line as the user can run it from where they are: `swift run checkrun …`
+    /// after the README's `swift run`, `checkrun …` when that is on the PATH, else the binary's
+    /// full path. Hints must work as printed.
+    func command(_ rest: String) -> String {
+        let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "checkrun").resolvingSymlinksInPath().path
+        if binary.contains("/.build/") { return "swift run checkrun \(rest)" }
+        let onPath = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("checkrun").resolvingSymlinksInPath().path }
+        return (onPath.first { FileManager.default.isExecutableFile(atPath: $0) } == binary ? "checkrun" : binary) + " " + rest
+    }
+
+    /// A word as a POSIX shell reads it back: quoted when it holds anything but plain characters.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0) }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// The protocol folder, or, when there is none and none was named, the protocol versions the
     /// database keeps: a lead sent a team database can report on it, resume it and compare it
     /// without the folder, and sees exactly the text the testers saw.

@@ -166,6 +166,15 @@ public final class ResultStore {
         return matches.first
     }
 
+    /// The newest session of this release, build and device whose plan is not done yet.
+    public func unfinishedSession(release: String, build: String, device: String) throws -> SessionSummary? {
+        var found: SessionSummary?
+        try forEachSessionSummary(release: release) { summary in
+            if summary.session.build == build && summary.session.device == device && !summary.isComplete { found = summary }
+        }
+        return found
+    }
+
     public func latestUnfinishedSession() throws -> Session? {
         try database.query(
             "SELECT \(Self.sessionColumns) FROM sessions WHERE finished_at IS NULL ORDER BY started_at DESC LIMIT 1",

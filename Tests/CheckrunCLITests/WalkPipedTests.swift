@@ -35,7 +35,7 @@ import Glibc
         defer { folder.remove() }
         let first = try checkrun(["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"], in: folder, input: "t 5\np\n")
         #expect(first.status == 1)
-        #expect(first.stdout.contains("End of input with 3 checks left. Everything answered is saved. Resume with: checkrun resume "))
+        #expect(first.stdout.contains("End of input with 3 checks left. Everything answered is saved. Resume with: swift run checkrun resume "))
         let sessions = try checkrun(["sessions", "--json"], in: folder)
         let list = try #require(try JSONParser.parse(sessions.stdout).arrayValue)
         #expect(list.count == 1)
@@ -178,5 +178,35 @@ import Glibc
         let message = result.stderr
         #expect(result.status == 1)
         #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")
+    }
+}
+
+/// Hints work as printed, however checkrun was started, and `run` offers an unfinished session.
+@Suite struct HintTests {
+    let protocols = Repository.path("protocols")
+
+    @Test func aHintNamesCheckrunAsItWasStarted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // From the build folder (as after `swift run`): the hint is `swift run checkrun …`.
+        let built = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", "my results.sqlite", "--protocols", protocols], in: folder.path, input: "q\n")
+        #expect(built.stdout.contains("Resume with: swift run checkrun resume "), "\(built.stdout)")
+        #expect(built.stdout.contains("--db 'my results.sqlite'"), "a path with a space is quoted")
+        // Installed on the PATH: the hint is `checkrun …`.
+        try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Checkrun.executable, toPath: folder.path("bin/checkrun"))
+        let installed = try Subprocess.run(folder.path("bin/checkrun"), ["run", "--release", "1", "--build", "2", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                           in: folder.path, input: "q\n", environment: ["PATH": folder.path("bin") + ":/usr/bin:/bin"])
+        #expect(installed.stdout.contains("Resume with: checkrun resume "), "\(installed.stdout)")
+    }
+
+    @Test func runSaysWhenTheSameBuildAndDeviceHasAnUnfinishedSession() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let arguments = ["run", "--release", "1", "--build", "1", "--device", "iPhone", "--check", "tiny-target/touch-one-hand", "--protocols", protocols]
+        #expect(try Checkrun.run(arguments, in: folder.path, input: "q\n").status == 0)
+        let again = try Checkrun.run(arguments, in: folder.path, input: "q\n")
+        #expect(again.stdout.contains("for release 1, build 1, device iPhone is unfinished: 0 of 1 checks done."), "\(again.stdout)")
+        #expect(again.stdout.contains("to go on with that one instead: swift run checkrun resume "))
     }
 }

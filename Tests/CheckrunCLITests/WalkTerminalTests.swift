@@ -140,7 +140,7 @@ import Glibc
         try second.expect("Result: fail, 1 of 2 expected outcomes failed")
         try second.expect("Press Enter")
         second.sendLine("q")
-        try second.expect("Saved, 1 check left. Resume with: checkrun resume")
+        try second.expect("Saved, 1 check left. Resume with: swift run checkrun resume")
         #expect(second.waitForExit() == 0)
 
         let saved = try results(folder)
@@ -162,7 +162,7 @@ import Glibc
         terminal.send("+")
         try terminal.expect("1 stop tallied.")
         terminal.send("\u{03}")
-        try terminal.expect("Interrupted. Everything answered is saved. Resume with: checkrun resume")
+        try terminal.expect("Interrupted. Everything answered is saved. Resume with: swift run checkrun resume")
         #expect(terminal.waitForExit() == 130)
         #expect(terminal.isInCookedMode)
         #expect(try results(folder).first?.tally == 1)
@@ -176,7 +176,7 @@ import Glibc
         prompt.sendLine("t 5")
         try prompt.expect("(p, f, n)")
         prompt.send("\u{03}")
-        try prompt.expect("Resume with: checkrun resume")
+        try prompt.expect("Resume with: swift run checkrun resume")
         #expect(prompt.waitForExit() == 130)
         #expect(try results(folder).first?.activeSeconds == 5)
 
@@ -188,7 +188,7 @@ import Glibc
         raw.send("\r")
         try raw.expect("Enter stops the timer")
         kill(raw.pid, SIGTERM)
-        try raw.expect("Resume with: checkrun resume")
+        try raw.expect("Resume with: swift run checkrun resume")
         #expect(raw.waitForExit() == 130)
         #expect(raw.isInCookedMode, "SIGTERM in raw mode puts the terminal back")
     }
@@ -199,15 +199,18 @@ import Glibc
         let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
         try terminal.expect("Press Enter to start")
         terminal.send("\u{04}")
-        try terminal.expect("End of input with 3 checks left. Everything answered is saved. Resume with: checkrun resume")
+        try terminal.expect("End of input with 3 checks left. Everything answered is saved. Resume with: swift run checkrun resume")
         #expect(terminal.waitForExit() == 1)
     }
 
     @Test func colourOnlyWhereWantedAndNoEscapeSequencesInAccessibleOrNoColorMode() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
+        var build = 0
         func session(_ extra: [String], _ environment: [String: String]) throws -> String {
-            let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand"] + extra, environment: environment)
+            // A build of its own each time: an unfinished one would be offered for resuming.
+            build += 1
+            let terminal = try start(folder, ["run", "--release", "1", "--build", String(build), "--check", "tiny-target/touch-one-hand"] + extra, environment: environment)
             try terminal.expect("Press Enter to start")
             terminal.send("\r")
             try terminal.expect("Timer started.")

@@ -28,6 +28,12 @@ struct ResumeCommand: CheckrunCommand {
             }
             session = found
         }
+        return try resume(session, store: store, context)
+    }
+
+    /// Walks a session on from its first unanswered step (also what `run` offers for a session
+    /// left unfinished).
+    static func resume(_ session: Session, store: ResultStore, _ context: CommandContext) throws -> Int32 {
         let library = try context.loadProtocols(orStoredIn: store)
         var plan: [CheckReference] = []
         var missing: [String] = []

@@ -42,6 +42,11 @@ struct RunCommand: CheckrunCommand {
         let release = try required("release", "Release", context)
         let build = try required("build", "Build", context)
         let store = try context.openStore()
+        let device = context.arguments.value("device") ?? ""
+        if let earlier = try store.unfinishedSession(release: release, build: build, device: device),
+           try offerToResume(earlier, context) {
+            return try ResumeCommand.resume(earlier.session, store: store, context)
+        }
         let session = Session(
             release: release, build: build, device: context.arguments.value("device") ?? "",
             osVersion: context.arguments.value("os") ?? "",
@@ -58,6 +63,26 @@ struct RunCommand: CheckrunCommand {
         let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts)
         var runner = WalkRunner(walk: walk, store: store, context: context)
         return try runner.run()
+    }
+
+    /// Says that a session for the same release, build and device is unfinished; at a terminal,
+    /// asks whether to resume it instead (Enter or y resumes, n starts a new session).
+    private static func offerToResume(_ earlier: ResultStore.SessionSummary, _ context: CommandContext) throws -> Bool {
+        let session = earlier.session
+        context.print("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)") is unfinished: \(earlier.completed) of \(session.plan.count) checks done.")
+        guard isatty(STDIN_FILENO) == 1 else {
+            context.print("Starting a new session; to go on with that one instead: \(context.command("resume \(session.shortID)"))")
+            return false
+        }
+        while true {
+            context.prompt("Resume it instead of starting a new session? (Enter or y resumes, n starts a new one) ")
+            guard let line = Swift.readLine(strippingNewline: true) else { return false }
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "", "y", "yes": return true
+            case "n", "no": return false
+            default: context.print("Type y to resume it, or n to start a new session.")
+            }
+        }
     }
 
     /// A value from its option; on a terminal a missing one is asked for, otherwise it is a usage error.

@@ -15,7 +15,9 @@ struct WalkRunner {
         case finished, quit, endOfInput, interrupted
     }
 
-    private var resumeHint: String { "checkrun resume \(walk.session.shortID)" + (context.arguments.value("db").map { " --db \($0)" } ?? "") }
+    private var resumeHint: String {
+        context.command("resume \(walk.session.shortID)" + (context.arguments.value("db").map { " --db \(CommandContext.shellQuoted($0))" } ?? ""))
+    }
 
     mutating func run() throws -> Int32 {
         let terminal = Terminal()
