@@ -7,13 +7,15 @@ public enum CheckStatus: String, Sendable, CaseIterable {
     case passed, failed, blocked, skipped
     case notRun = "not run"
 
-    /// One status for several devices: any failure fails the check, then blocked, then passed.
+    /// One status for several devices: any failure fails the check, then blocked, then
+    /// skipped; it passed only when it passed on every device (a pass beside a skip is no
+    /// evidence that the check passes everywhere).
     static func combining(_ verdicts: [Verdict]) -> CheckStatus {
         if verdicts.isEmpty { return .notRun }
         if verdicts.contains(.fail) { return .failed }
         if verdicts.contains(.blocked) { return .blocked }
-        if verdicts.contains(.pass) { return .passed }
-        return .skipped
+        if verdicts.contains(.skipped) { return .skipped }
+        return .passed
     }
 }
 

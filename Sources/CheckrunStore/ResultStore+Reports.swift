@@ -166,7 +166,7 @@ extension ResultStore {
             FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
             JOIN results r ON r.session_id = s.id
             WHERE r.verdict IS NOT NULL
-            ORDER BY r.check_name, r.updated_at
+            ORDER BY r.check_name, r.updated_at, r.attempt
             """
         let pairs = scopes.map { JSONValue.array([JSONNode(.string($0.release)), JSONNode(.string($0.build))]) }
         let values = [SQLValue.text(JSONWriter.compact(.array(pairs.map { JSONNode($0) })))]

@@ -9,10 +9,10 @@ enum CitedEvidence {
 
     /// Starts verifying the sessions on connections of their own while the command goes on
     /// building its output; `check` waits for it.
-    static func start(_ sessions: [UUID], in store: ResultStore) -> BackgroundWork<Result<VerificationReport, StoreError>> {
+    static func start(_ sessions: [UUID], release: String?, in store: ResultStore) -> BackgroundWork<Result<VerificationReport, StoreError>> {
         let verifier = store.verifier()
         return BackgroundWork {
-            do { return .success(try verifier.verify(sessions: sessions)) } catch let error as StoreError { return .failure(error) } catch {
+            do { return .success(try verifier.verify(sessions: sessions, release: release)) } catch let error as StoreError { return .failure(error) } catch {
                 return .failure(StoreError("cannot verify: \(error)"))
             }
         }

@@ -47,7 +47,7 @@ struct CompareCommand: CheckrunCommand {
         let store = try context.openStore(.existingOnly)
         let scopes = try resolveScopes(arguments, store)
         let library = try context.loadProtocols(orStoredIn: store)
-        let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), in: store)
+        let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
         comparison.judge(directions: Comparison.directions(library))
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context)

@@ -42,7 +42,7 @@ struct ReportCommand: CheckrunCommand {
         let library = context.loadProtocolsInBackground()
         let store = try context.openStore(.existingOnly)
         // The sessions the report rests on are verified on the other cores while it is built.
-        let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: context.arguments.value("build")), in: store)
+        let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: context.arguments.value("build")), release: release, in: store)
         var report: ReleaseReport
         do {
             report = try ReleaseReport.make(

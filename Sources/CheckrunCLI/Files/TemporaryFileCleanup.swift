@@ -11,7 +11,22 @@ private nonisolated(unsafe) var pendingPaths = [UnsafeMutablePointer<CChar>?](re
 /// process is stopped by a signal, and on the next write to the same folder when it was killed
 /// outright (SIGKILL cannot be caught).
 enum TemporaryFileCleanup {
+    /// Runs `body` with the exit signals held back, so the handler never sees the list half
+    /// changed (a pointer freed under it); a signal that arrives meanwhile is handled after.
+    private static func withSignalsHeld(_ body: () -> Void) {
+        var block = sigset_t(), previous = sigset_t()
+        sigemptyset(&block)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&block, signalNumber) }
+        sigprocmask(SIG_BLOCK, &block, &previous)
+        body()
+        sigprocmask(SIG_SETMASK, &previous, nil)
+    }
+
     static func register(_ path: String) {
+        withSignalsHeld { store(path) }
+    }
+
+    private static func store(_ path: String) {
         guard let slot = pendingPaths.firstIndex(where: { $0 == nil }) else { return }
         pendingPaths[slot] = strdup(path)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
@@ -24,10 +39,12 @@ enum TemporaryFileCleanup {
     }
 
     static func unregister(_ path: String) {
-        for index in pendingPaths.indices {
-            if let pending = pendingPaths[index], String(cString: pending) == path {
-                pendingPaths[index] = nil
-                free(pending)
+        withSignalsHeld {
+            for index in pendingPaths.indices {
+                if let pending = pendingPaths[index], String(cString: pending) == path {
+                    pendingPaths[index] = nil
+                    free(pending)
+                }
             }
         }
     }

@@ -72,27 +72,51 @@ extension ResultStore {
     public func merge(
         from sources: [any SessionSource], batchSeconds: TimeInterval = 0.5, progress: ((MergeProgress) -> Void)? = nil
     ) throws -> [MergeSummary] {
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID")
-        defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims") }
+        // What the first pass saw, across every source (on disk, so memory stays flat): which
+        // session each result arrives in, each session's details and each record's hash. Two
+        // sources, or one session twice in one source, that disagree are refused before anything
+        // is written; the second pass writes only exactly what the first pass checked.
+        try database.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT PRIMARY KEY, details TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT NOT NULL, sequence INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
+            """)
+        defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records;") }
+        var versions: [(String, [ProtocolVersion])] = []
         for source in sources {
             var checked = 0
             try source.forEachEntry { entry in
                 try checkBeforeMerge(entry, source: source.name)
+                try checkAcrossSources(entry, source: source.name)
                 checked += entry.records.count
                 progress?(MergeProgress(source: source.name, records: checked, writing: false))
             }
+            let kept = try source.protocolVersions()
+            for version in kept where SHA256.hex(version.content) != version.hash {
+                throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
+            }
+            versions.append((source.name, kept))
         }
-        var versions: [(String, [ProtocolVersion])] = []
-        for source in sources { versions.append((source.name, try source.protocolVersions())) }
-        try database.transaction {
-            for (name, kept) in versions { try keep(kept, source: name) }
+        do {
+            return try writeMerge(sources, versions: versions, batchSeconds: batchSeconds, progress: progress)
+        } catch let conflict as MergeConflict {
+            // Only a source that changed after it was checked gets here; batches already written stand.
+            throw StoreError(conflict.description)
         }
+    }
+
+    /// The second pass: whole sessions in batches, each record exactly as the first pass saw it.
+    private func writeMerge(
+        _ sources: [any SessionSource], versions: [(String, [ProtocolVersion])], batchSeconds: TimeInterval, progress: ((MergeProgress) -> Void)?
+    ) throws -> [MergeSummary] {
         var summaries: [MergeSummary] = []
-        for source in sources {
+        for (index, source) in sources.enumerated() {
             var summary = MergeSummary()
             var seen = 0
             try database.batches(every: batchSeconds) { boundary in
+                if index == 0 { for (name, kept) in versions { try keep(kept, source: name) } }
                 try source.forEachEntry { entry in
+                    try requireUnchanged(entry, source: source.name)
                     try mergeEntry(entry, source: source.name, into: &summary)
                     seen += entry.records.count
                     progress?(MergeProgress(source: source.name, records: seen, writing: true))
@@ -102,6 +126,40 @@ extension ResultStore {
             summaries.append(summary)
         }
         return summaries
+    }
+
+    /// Refuses a session that another source (or an earlier entry of this one) brings with
+    /// other details or other records at the same positions.
+    private func checkAcrossSources(_ entry: SessionEntry, source: String) throws {
+        let id = SQLValue.text(entry.session.id.storageText)
+        try database.run("INSERT INTO temp.merge_sessions (id, details) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", [id, .text(entry.session.canonicalText)])
+        let details = try database.query("SELECT details FROM temp.merge_sessions WHERE id = ?", [id]) { $0.string(0) }.first ?? nil
+        guard details == entry.session.canonicalText else {
+            throw MergeConflict(description: "\(source): session \(entry.session.shortID) arrives twice in this merge with other details; nothing was merged")
+        }
+        var earlier: [Int: String] = [:]
+        try database.forEach("SELECT sequence, hash FROM temp.merge_records WHERE session_id = ?", [id]) { earlier[$0.int(0) ?? 0] = $0.string(1) }
+        for record in entry.records {
+            if let hash = earlier[record.sequence] {
+                guard hash == record.hash else {
+                    throw MergeConflict(description: "\(source): session \(entry.session.shortID) record \(record.sequence) arrives twice in this merge with other content; nothing was merged")
+                }
+            } else {
+                try database.run("INSERT INTO temp.merge_records (session_id, sequence, hash) VALUES (?, ?, ?)", [id, .integer(Int64(record.sequence)), .text(record.hash)])
+            }
+        }
+    }
+
+    /// In the second pass, each record must be the one the first pass checked: its content still
+    /// gives its hash, and the hash is the one seen then (an export file could be replaced between).
+    private func requireUnchanged(_ entry: SessionEntry, source: String) throws {
+        var seen: [Int: String] = [:]
+        try database.forEach("SELECT sequence, hash FROM temp.merge_records WHERE session_id = ?", [.text(entry.session.id.storageText)]) {
+            seen[$0.int(0) ?? 0] = $0.string(1)
+        }
+        for record in entry.records where seen[record.sequence] != record.hash || !record.isIntact {
+            throw MergeConflict(description: "\(source) changed while it was being merged (session \(entry.session.shortID), record \(record.sequence)); sessions merged before it are kept whole, and running the same merge again completes it")
+        }
     }
 
     /// One source's merge (see `merge(from:batchSeconds:progress:)`).

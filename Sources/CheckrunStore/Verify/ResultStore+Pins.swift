@@ -15,11 +15,12 @@ public struct PinnedChain: Sendable, Equatable {
 }
 
 extension ResultStore {
-    /// The sessions of a release (or one build) that have records: what a report rests on.
+    /// Every session of a release (or one build): what a report rests on, with or without
+    /// records (results of a session nobody recorded must not reach a report unchecked).
     public func sessionIDs(release: String, build: String?) throws -> [UUID] {
-        try database.query(
-            "SELECT s.id FROM sessions s WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND EXISTS (SELECT 1 FROM records r WHERE r.session_id = s.id) ORDER BY s.id",
-            [.text(release), SQLValue(build)]) { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
+        Array(Set(try database.query(
+            "SELECT s.id FROM sessions s WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) ORDER BY s.id",
+            [.text(release), SQLValue(build)]) { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 })).sorted { $0.storageText < $1.storageText }
     }
 
     /// The sessions of the given builds: what a comparison of them rests on.

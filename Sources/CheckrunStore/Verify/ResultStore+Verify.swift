@@ -41,7 +41,7 @@ extension ResultStore {
         report.sessions = verified.sessions
         report.records = verified.records
         report.problems = verified.problems
-        report.fileProblems = try soundness.problems()
+        report.fileProblems = try soundness.problems() + (try idFormProblems())
         try forEachProtocolVersion { version in
             if SHA256.hex(version.content) != version.hash {
                 report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")
@@ -70,10 +70,14 @@ extension ResultStore {
 public struct SessionVerifier: Sendable {
     let path: String
 
-    public func verify(sessions ids: [UUID]) throws -> VerificationReport {
+    /// `release` limits the check of id spellings to that release's rows.
+    public func verify(sessions ids: [UUID], release: String? = nil) throws -> VerificationReport {
         var report = try ParallelVerification.run(ids, path: path, progress: nil) { store, ids, report, _ in
             try store.verifyInGroups(ids, groupSize: 16, into: &report, progress: nil)
         }
+        let database = try Database(path: path, create: false, readOnly: true)
+        defer { database.close() }
+        report.fileProblems += try ResultStore(readingDatabase: database).idFormProblems(release: release)
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }
