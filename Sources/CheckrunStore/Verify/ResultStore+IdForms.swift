@@ -13,22 +13,27 @@ extension ResultStore {
     /// Problems for every id not in checkrun's own form, in the whole database or one release.
     func idFormProblems(release: String? = nil) throws -> [String] {
         var problems: [String] = []
-        // For one release (a report's check), the rows a report reads: its sessions and results.
-        let columns = release == nil ? Self.idColumns : [("sessions", "id"), ("results", "id"), ("results", "session_id")]
-        for (table, column) in columns {
-            let scope = release == nil ? "" : Self.releaseScope(table)
-            let sql = "SELECT \(column) FROM \(table) WHERE (\(column) <> upper(\(column)) OR length(\(column)) <> 36)\(scope) LIMIT 5"
-            try database.forEach(sql, release.map { [.text($0)] } ?? []) { row in
-                problems.append("\(table).\(column) holds \(DisplayText.preview(row.string(0) ?? "", limit: 40)), an id checkrun did not write: it was added behind checkrun's back")
+        func note(_ place: String, _ value: String?) {
+            problems.append("\(place) holds \(DisplayText.preview(value ?? "", limit: 40)), an id checkrun did not write: it was added behind checkrun's back")
+        }
+        guard let release else {
+            for (table, column) in Self.idColumns {
+                try database.forEach("SELECT \(column) FROM \(table) WHERE \(column) <> upper(\(column)) OR length(\(column)) <> 36 LIMIT 5") {
+                    note("\(table).\(column)", $0.string(0))
+                }
             }
+            return problems
         }
+        // For one release (a report's check): its sessions and their results, found through the
+        // indexes, since a report must stay fast on a large database.
+        try database.forEach("SELECT id FROM sessions WHERE release = ?1 AND (id <> upper(id) OR length(id) <> 36) LIMIT 5", [.text(release)]) {
+            note("sessions.id", $0.string(0))
+        }
+        try database.forEach(
+            """
+            SELECT r.id FROM sessions s JOIN results r ON r.session_id = s.id
+            WHERE s.release = ?1 AND (r.id <> upper(r.id) OR length(r.id) <> 36 OR r.session_id <> upper(r.session_id)) LIMIT 5
+            """, [.text(release)]) { note("results.id", $0.string(0)) }
         return problems
-    }
-
-    private static func releaseScope(_ table: String) -> String {
-        switch table {
-        case "sessions": return " AND release = ?1"
-        default: return " AND session_id IN (SELECT id FROM sessions WHERE release = ?1)"
-        }
     }
 }
