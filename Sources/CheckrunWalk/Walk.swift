@@ -119,6 +119,12 @@ public struct Walk: Sendable {
         if let notes = check.notes { lines.append(.say("Tester notes: \(notes)")) }
         if check.review != nil { lines.append(.say("This check is a draft that still needs review.")) }
         if results[index].attempt > 1 { lines.append(.say("Attempt \(results[index].attempt).")) }
+        // A check resumed part way says what was already answered.
+        let result = results[index]
+        if let seconds = result.activeSeconds { lines.append(.say("Answered before: time \(Durations.spoken(seconds)).")) }
+        for (number, answer) in result.outcomes.enumerated() {
+            if let answer { lines.append(.say("Answered before: expected \(number + 1), \(Self.describe(answer)).")) }
+        }
         return lines
     }
 
@@ -141,11 +147,13 @@ public struct Walk: Sendable {
         case .outcome(let number):
             let outcome = check.expected[number]
             let position = "Expected \(number + 1) of \(check.expected.count): \(outcome.text)."
+            // Gone back to, the answer given is shown, and Enter keeps it.
+            let now = result.outcomes.indices.contains(number) ? result.outcomes[number].map { " Now: \(Self.describe($0)); Enter keeps it." } ?? "" : ""
             if let target = outcome.target {
                 let label = check.counters.first { $0.id == target.counter }?.label ?? target.counter
-                return "\(position) How many \(label)? Target: \(target.summary). Type a number, or n for not applicable."
+                return "\(position) How many \(label)? Target: \(target.summary). Type a number, or n for not applicable.\(now)"
             }
-            return "\(position) Pass, fail or not applicable? (p, f, n)"
+            return "\(position) Pass, fail or not applicable? (p, f, n)\(now)"
         case .counter(let id):
             let counter = check.counters.first { $0.id == id }
             let label = counter?.label ?? id
@@ -158,6 +166,7 @@ public struct Walk: Sendable {
         case .overall:
             return "No expected outcomes are written for this check yet. Did it pass? (p, f)"
         case .notes:
+            if let notes = result.notes, !notes.isEmpty { return "Notes? Now: \(DisplayText.preview(notes, limit: 80)); Enter keeps them." }
             if result.needsNotes(check) { return "Notes (required, something failed): what happened?" }
             return "Notes (optional, Enter for none):"
         case .blockReason:
@@ -297,6 +306,9 @@ public struct Walk: Sendable {
     private mutating func answerOutcome(_ text: String, _ number: Int, _ index: Int, date: Date) -> [WalkEvent] {
         let check = plan[index].check
         let outcome = check.expected[number]
+        if text.isEmpty, results[index].outcomes.indices.contains(number), let kept = results[index].outcomes[number] {
+            return [.say("Expected \(number + 1): kept, \(Self.describe(kept)).")] + answered(index, date: date)
+        }
         var (head, note) = Self.splitNote(text)
         if let target = outcome.target {
             // The number, then a note, as p, f and n take one: "9 missed once near the grabber".
@@ -358,6 +370,9 @@ public struct Walk: Sendable {
         let check = plan[index].check
         if text.unicodeScalars.count > Self.maximumNotesLength {
             return [.say("The notes are \(text.unicodeScalars.count) characters; the most is \(Self.maximumNotesLength). Put long logs in a ticket and paste its link.")]
+        }
+        if text.isEmpty, let kept = results[index].notes, !kept.isEmpty {
+            return [.say("Kept the notes.")] + answered(index, date: date)
         }
         if text.trimmingCharacters(in: .whitespaces).isEmpty && results[index].needsNotes(check) {
             return [.say("Something failed, so the notes are required: say what happened, e.g. which control and what it did.")]
@@ -469,6 +484,14 @@ public struct Walk: Sendable {
             return (String(text.prefix(word.count)), note.isEmpty ? nil : note)
         }
         return (text, nil)
+    }
+
+    /// "fail, 9, note: missed once": an answer as the prompt shows it when gone back to.
+    static func describe(_ answer: OutcomeAnswer) -> String {
+        var text = answer.verdict.spoken
+        if let value = answer.value { text += ", \(value)" }
+        if let note = answer.note, !note.isEmpty { text += ", note: \(DisplayText.preview(note, limit: 60))" }
+        return text
     }
 
     static func outcomeVerdict(_ word: String) -> OutcomeVerdict? {

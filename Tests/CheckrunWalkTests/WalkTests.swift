@@ -294,4 +294,18 @@ import Testing
         #expect(transcript.said.contains { $0.hasPrefix("Reopened check 1") })
         #expect(transcript.saves.contains { $0.check == "sample/inspect" && $0.verdict == nil && $0.blockedReason == nil }, "the reopening is saved")
     }
+
+    @Test func goingBackShowsTheAnswerAndEnterKeepsIt() {
+        var walk = makeWalk()
+        feed(&walk, [("t 20", 1), ("f the label is wrong", 2)])
+        feed(&walk, [("b", 3)])
+        #expect(walk.prompt?.text.hasSuffix("Now: fail, note: the label is wrong; Enter keeps it.") == true, "\(walk.prompt?.text ?? "")")
+        let kept = feed(&walk, [("", 4)])
+        #expect(kept.said.first == "Expected 1: kept, fail, note: the label is wrong.")
+        #expect(walk.results[0].outcomes[0]?.verdict == .fail)
+        // Rebuilt from what was saved (resume), the check says what was answered already.
+        var resumed = makeWalk(results: walk.results)
+        let intro = resumed.introduce()
+        #expect(intro.contains(.say("Answered before: expected 1, fail, note: the label is wrong.")), "\(intro)")
+    }
 }
