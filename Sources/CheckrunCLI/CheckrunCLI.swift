@@ -64,7 +64,9 @@ public enum CheckrunCLI {
         }
         guard let command = commands.first(where: { $0.definition.name == first }) else {
             let names = commands.map { $0.definition.name }
-            let suggestion = Suggestions.closest(to: first, among: names).first.map { " Did you mean '\($0)'?" } ?? ""
+            // An option before any command is compared with the options that may come first.
+            let candidates = first.hasPrefix("-") ? ["--version", "--help"] : names
+            let suggestion = Suggestions.closest(to: first, among: candidates).first.map { " Did you mean '\($0)'?" } ?? ""
             let what = first.hasPrefix("-") ? "option '\(first)' before a command" : "command '\(first)'"
             fail("checkrun: error: unknown \(what).\(suggestion)\nCommands: \(names.joined(separator: ", ")). See 'checkrun --help'.")
             return 2

@@ -22,3 +22,19 @@ import Testing
         #expect(compared.stdout.contains("builds 310 to 311") && !compared.stdout.contains("→"), "\(compared.stdout)")
     }
 }
+
+/// Usage mistakes, said once and clearly.
+@Suite struct UsageTests {
+    @Test func requiredOptionsShowAndAreReportedTogether() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let help = try Checkrun.run(["record", "--help"], in: folder.path)
+        #expect(help.stdout.contains("Usage: checkrun record --release R --build B --check PROTOCOL/CHECK [--verdict V]"), "\(help.stdout)")
+        let missing = try Checkrun.run(["amend", "--verdict", "pass"], in: folder.path)
+        #expect(missing.status == 2 && missing.stderr.contains("missing --release R, --build B, --check PROTOCOL/CHECK, --reason TEXT"), "\(missing.stderr)")
+        let typo = try Checkrun.run(["--versoin"], in: folder.path)
+        #expect(typo.status == 2 && typo.stderr.contains("Did you mean '--version'?"))
+        let lint = try Checkrun.run(["lint"], in: folder.path)
+        #expect(lint.status == 1 && lint.stderr.contains("no such file or folder") && !lint.stderr.contains("0 files checked"), "\(lint.stderr)")
+    }
+}

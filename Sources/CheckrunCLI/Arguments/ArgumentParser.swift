@@ -86,6 +86,11 @@ public enum ArgumentParser {
             }
         }
         if !parsed.flag("help") {
+            // Every missing required option at once, not one per try.
+            let missing = command.options.filter { $0.isRequired && parsed.values[$0.name] == nil }
+            if !missing.isEmpty {
+                throw UsageError("missing \(missing.map(\.synopsis).joined(separator: ", "))", command: command.name)
+            }
             try checkPositionals(parsed.positionals, command)
         }
         return parsed

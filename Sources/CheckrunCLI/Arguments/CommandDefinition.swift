@@ -23,12 +23,15 @@ public struct OptionDefinition: Sendable {
     public var kind: Kind
     public var help: String
     public var completion: CompletionKind
+    /// Shown without brackets in the usage line: the command cannot run without it.
+    public var isRequired: Bool
 
-    public init(_ name: String, _ kind: Kind, help: String, completion: CompletionKind = .none) {
+    public init(_ name: String, _ kind: Kind, help: String, completion: CompletionKind = .none, required: Bool = false) {
         self.name = name
         self.kind = kind
         self.help = help
         self.completion = completion
+        self.isRequired = required
     }
 
     public var takesValue: Bool { kind != .flag }
@@ -99,7 +102,7 @@ public struct CommandDefinition: Sendable {
 
     public var usage: String {
         var parts = ["checkrun", name]
-        parts += options.map { "[\($0.synopsis)]" }
+        parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }
         parts += arguments.map(\.synopsis)
         return parts.joined(separator: " ")
     }

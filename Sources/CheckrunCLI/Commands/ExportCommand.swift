@@ -9,7 +9,7 @@ struct ExportCommand: CheckrunCommand {
         discussion: "The file holds every record of every session, with its chain hashes; `checkrun merge FILE.json` reads it back without loss.",
         options: [
             OptionDefinition("release", .value("R"), help: "Only this release's sessions."),
-            OptionDefinition("out", .value("FILE"), help: "The file to write (required), written atomically.", completion: .file),
+            OptionDefinition("out", .value("FILE"), help: "The file to write, written atomically.", completion: .file, required: true),
             StoreOptions.database,
         ],
         examples: [Example("checkrun export --release 2.4 --out ana-2.4.json", "Hand release 2.4's results to the lead.")])

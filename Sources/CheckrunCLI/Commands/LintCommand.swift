@@ -48,6 +48,8 @@ struct LintCommand: CheckrunCommand {
             }
         }
         for message in unreadable { context.printError("checkrun: error: \(message)") }
+        // Nothing could be read: the error says so, and a count of nothing would only confuse.
+        if files.isEmpty && !unreadable.isEmpty { return 1 }
         let summary = "\(files.count) file\(files.count == 1 ? "" : "s") checked, "
         if problemCount == 0 && unreadable.isEmpty {
             context.printError(summary + context.err.success("no problems") + ".")

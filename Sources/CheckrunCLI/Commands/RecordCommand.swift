@@ -14,9 +14,9 @@ struct RecordCommand: CheckrunCommand {
         what is possible, a failure with no reason) is refused with exit 2 and nothing is recorded.
         """,
         options: [
-            OptionDefinition("release", .value("R"), help: "The release under test."),
-            OptionDefinition("build", .value("B"), help: "The build under test."),
-            OptionDefinition("check", .value("PROTOCOL/CHECK"), help: "The check, e.g. tiny-target/touch-one-hand."),
+            OptionDefinition("release", .value("R"), help: "The release under test.", required: true),
+            OptionDefinition("build", .value("B"), help: "The build under test.", required: true),
+            OptionDefinition("check", .value("PROTOCOL/CHECK"), help: "The check, e.g. tiny-target/touch-one-hand.", required: true),
             OptionDefinition("verdict", .value("V"), help: "pass, fail, blocked or skipped (default: judged from the outcomes and counts).", completion: .values(Verdict.allCases.map(\.rawValue))),
             OptionDefinition("seconds", .value("N"), help: "Active time, as seconds or m:ss."),
             OptionDefinition("count", .repeated("NAME=N"), help: "A counter's value, e.g. stops=14 (repeatable)."),

@@ -16,7 +16,7 @@ struct ReportCommand: CheckrunCommand {
         csv, junit, openacr (YAML).
         """,
         options: [
-            OptionDefinition("release", .value("R"), help: "The release to report on."),
+            OptionDefinition("release", .value("R"), help: "The release to report on.", required: true),
             OptionDefinition("build", .value("B"), help: "Only this build's results."),
             OptionDefinition("format", .value("FORMAT"), help: "markdown, html, json, csv, junit or openacr.", completion: .values(ReportFormat.allCases.map(\.rawValue))),
             OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
