@@ -166,6 +166,16 @@ public final class ResultStore {
         return matches.first
     }
 
+    /// Who or what a session names, for offering the last one used.
+    public enum SessionField: String, Sendable {
+        case device, tester
+    }
+
+    /// The device or tester of the newest session that names one.
+    public func lastUsed(_ field: SessionField) throws -> String? {
+        try database.query("SELECT \(field.rawValue) FROM sessions WHERE \(field.rawValue) <> '' ORDER BY started_at DESC LIMIT 1") { $0.string(0) }.first ?? nil
+    }
+
     /// The newest session of this release, build and device whose plan is not done yet.
     public func unfinishedSession(release: String, build: String, device: String) throws -> SessionSummary? {
         var found: SessionSummary?

@@ -210,3 +210,17 @@ import Glibc
         #expect(again.stdout.contains("to go on with that one instead: swift run checkrun resume "))
     }
 }
+
+extension HintTests {
+    /// The example `checkrun run --help` gives, run as printed.
+    @Test func theRunHelpExampleWorksAsPrinted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let help = try Checkrun.run(["run", "--help"], in: folder.path)
+        let line = try #require(help.stdout.split(separator: "\n").first { $0.contains("printf") }).trimmingCharacters(in: .whitespaces)
+        let command = line.replacingOccurrences(of: "| checkrun ", with: "| \"$0\" ") + " --protocols \"$1\""
+        let result = try Subprocess.run("/bin/sh", ["-c", command, Checkrun.executable, protocols], in: folder.path)
+        #expect(result.status == 0, "\(command)\n\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Result: fail"), "\(result.stdout)")
+    }
+}

@@ -12,7 +12,11 @@ import Glibc
     let protocols = Repository.path("protocols")
 
     func start(_ folder: TemporaryFolder, _ arguments: [String], environment: [String: String] = [:]) throws -> PseudoTerminal {
-        try PseudoTerminal(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], directory: folder.path, environment: environment)
+        // A walk started at a terminal asks for its device and tester unless given.
+        var named: [String] = []
+        if arguments.first == "run" && !arguments.contains("--device") { named += ["--device", "iPhone 15"] }
+        if arguments.first == "run" && !arguments.contains("--tester") { named += ["--tester", "Ana"] }
+        return try PseudoTerminal(arguments + named + ["--protocols", protocols, "--db", folder.path("db.sqlite")], directory: folder.path, environment: environment)
     }
 
     func results(_ folder: TemporaryFolder) throws -> [CheckResult] {
@@ -250,5 +254,33 @@ import Glibc
         try terminal.expect("Press Enter")
         terminal.sendLine("q")
         #expect(terminal.waitForExit() == 0)
+    }
+}
+
+extension WalkTerminalTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aWalkAtATerminalAsksForDeviceAndTesterOfferingTheLastOnes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try PseudoTerminal(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
+                                       directory: folder.path, environment: ["USER": ""])
+        try first.expect("Device: ")
+        first.sendLine("")
+        try first.expect("Name the device, e.g. iPhone 15")
+        first.sendLine("iPad mini, iPadOS 18")
+        try first.expect("Tester: ")
+        first.sendLine("Ana")
+        try first.expect("Press Enter to start")
+        first.sendLine("q")
+        _ = first.waitForExit()
+        let second = try PseudoTerminal(["run", "--release", "1", "--build", "2", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
+                                        directory: folder.path, environment: ["USER": ""])
+        try second.expect("Device (Enter for iPad mini, iPadOS 18): ")
+        second.sendLine("")
+        try second.expect("Tester (Enter for Ana): ")
+        second.sendLine("")
+        try second.expect("device iPad mini, iPadOS 18")
+        second.sendLine("q")
+        _ = second.waitForExit()
     }
 }

@@ -30,7 +30,7 @@ struct RunCommand: CheckrunCommand {
         examples: [
             Example("checkrun run --release 2.4 --build 311 --device \"iPhone 15\"", "Walk every check in ./protocols."),
             Example("checkrun run --release 2.4 --build 311 --profile \"Switch Control\" --accessible", "Walk the Switch Control checks with screen-reader-friendly output."),
-            Example("printf '\\np\\nf Delete fired\\n\\n' | checkrun run --release 2.4 --build 311 --check tiny-target/touch-one-hand", "Answer from a script."),
+            Example("printf 't 1:05\\n10\\nf Delete fired\\n\\n' | checkrun run --release 2.4 --build 311 --check tiny-target/touch-one-hand", "Answer from a script."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
@@ -42,15 +42,16 @@ struct RunCommand: CheckrunCommand {
         let release = try required("release", "Release", context)
         let build = try required("build", "Build", context)
         let store = try context.openStore()
-        let device = context.arguments.value("device") ?? ""
+        // At a terminal, the device and the tester are asked for when not given, offering the
+        // last ones this database saw: a session of "unnamed" devices helps no report.
+        let device = try asked("device", "Device", offering: try store.lastUsed(.device), context)
+        let tester = try asked("tester", "Tester", offering: try store.lastUsed(.tester) ?? nonEmpty(context.environment["USER"]), context)
         if let earlier = try store.unfinishedSession(release: release, build: build, device: device),
            try offerToResume(earlier, context) {
             return try ResumeCommand.resume(earlier.session, store: store, context)
         }
         let session = Session(
-            release: release, build: build, device: context.arguments.value("device") ?? "",
-            osVersion: context.arguments.value("os") ?? "",
-            tester: context.arguments.value("tester") ?? context.environment["USER"] ?? "",
+            release: release, build: build, device: device, osVersion: context.arguments.value("os") ?? "", tester: tester,
             plan: checks.map(\.name))
         // The session and the text of every protocol it walks are kept together.
         try store.batch {
@@ -82,6 +83,25 @@ struct RunCommand: CheckrunCommand {
             case "n", "no": return false
             default: context.print("Type y to resume it, or n to start a new session.")
             }
+        }
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        text.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The option's value; at a terminal, asked for when not given (Enter takes the one
+    /// offered); piped, the one offered (the tester: $USER), else none.
+    private static func asked(_ option: String, _ label: String, offering offered: String?, _ context: CommandContext) throws -> String {
+        if let value = context.arguments.value(option) { return value }
+        guard isatty(STDIN_FILENO) == 1 else { return option == "tester" ? nonEmpty(context.environment["USER"]) ?? "" : "" }
+        while true {
+            context.prompt(offered.map { "\(label) (Enter for \($0)): " } ?? "\(label): ")
+            guard let line = Swift.readLine(strippingNewline: true) else { throw CommandFailure("no \(label.lowercased()) given; nothing was started") }
+            let value = line.trimmingCharacters(in: .whitespaces)
+            if !value.isEmpty { return value }
+            if let offered { return offered }
+            context.print("Name the \(label.lowercased()), e.g. \(option == "device" ? "iPhone 15" : "Ana"); every report lists it.")
         }
     }
 

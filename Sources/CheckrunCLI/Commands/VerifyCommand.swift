@@ -45,7 +45,7 @@ struct VerifyCommand: CheckrunCommand {
     }
 
     /// The evidence section of a JSON report.
-    private static func readPins(_ path: String) throws -> (path: String, chains: [PinnedChain]) {
+    private static func readPins(_ path: String) throws -> (path: String, chains: [ResultStore.ChainDigest]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure("\(path): cannot read the report; check the path")
         }
@@ -56,13 +56,13 @@ struct VerifyCommand: CheckrunCommand {
         guard let sessions = root["evidence"]?["sessions"]?.arrayValue else {
             throw CommandFailure("\(path): no evidence section; give a report written with `checkrun report --format json`")
         }
-        var chains: [PinnedChain] = []
+        var chains: [ResultStore.ChainDigest] = []
         for (index, item) in sessions.enumerated() {
             guard let id = item["session"]?.stringValue.flatMap(UUID.init(uuidString:)), let records = item["records"]?.intValue,
                   let head = item["head"]?.stringValue else {
                 throw CommandFailure("\(path): /evidence/sessions/\(index) is not a pinned session (session, records, head)")
             }
-            chains.append(PinnedChain(session: id, records: records, head: head))
+            chains.append(ResultStore.ChainDigest(session: id, records: records, head: head))
         }
         return (path, chains)
     }

@@ -1,19 +1,6 @@
 import CheckrunModel
 import Foundation
 
-/// A session's chain as a report pinned it: how many records, and the hash of the last.
-public struct PinnedChain: Sendable, Equatable {
-    public var session: UUID
-    public var records: Int
-    public var head: String
-
-    public init(session: UUID, records: Int, head: String) {
-        self.session = session
-        self.records = records
-        self.head = head
-    }
-}
-
 extension ResultStore {
     /// Every session of a release (or one build): what a report rests on, with or without
     /// records (results of a session nobody recorded must not reach a report unchecked).
@@ -34,10 +21,11 @@ extension ResultStore {
         return ids
     }
 
-    /// What a chain alone cannot show: whole sessions deleted, the tail of a chain cut off, and
+    /// What a chain alone cannot show (each pin is a session's chain as a kept report printed
+    /// it: how many records, and the hash of the last): whole sessions deleted, the tail of a chain cut off, and
     /// records rewritten with recomputed hashes. Each pinned session must still be here, at
     /// least as long as pinned, with the pinned hash at the pinned position.
-    public func problems(against pins: [PinnedChain]) throws -> [VerificationProblem] {
+    public func problems(against pins: [ChainDigest]) throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         for pin in pins {
             func add(_ message: String) { problems.append(VerificationProblem(session: pin.session, sequence: nil, message: message)) }
