@@ -1,0 +1,95 @@
+import CheckrunModel
+import Foundation
+
+/// Each step's answer: read, judged where it can be, and kept in the result.
+extension Walk {
+    mutating func answerOutcome(_ text: String, _ number: Int, _ index: Int, date: Date) -> [WalkEvent] {
+        let check = plan[index].check
+        let outcome = check.expected[number]
+        if text.isEmpty, results[index].outcomes.indices.contains(number), let kept = results[index].outcomes[number] {
+            return [.say("Expected \(number + 1): kept, \(Self.describe(kept)).")] + answered(index, date: date)
+        }
+        var (head, note) = Self.splitNote(text)
+        if let target = outcome.target {
+            // The number, then a note, as p, f and n take one: "9 missed once near the grabber".
+            let parts = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+            if Int(head) == nil, parts.count == 2, Int(parts[0]) != nil {
+                head = String(parts[0])
+                note = String(parts[1]).trimmingCharacters(in: .whitespaces)
+            }
+            if ["n", "na", "n/a", "not applicable"].contains(head.lowercased()) {
+                results[index].outcomes[number] = OutcomeAnswer(.notApplicable, note: note, answeredAt: date)
+                return [.say("Expected \(number + 1): not applicable.")] + answered(index, date: date)
+            }
+            guard let value = Int(head) else {
+                return [.say("Type a whole number, e.g. \(target.outOf ?? 10), or n for not applicable.")]
+            }
+            if let problem = Self.countProblem(value, outOf: target.outOf) { return [.say(problem)] }
+            let verdict: OutcomeVerdict = target.isMet(by: value) ? .pass : .fail
+            results[index].outcomes[number] = OutcomeAnswer(verdict, value: value, note: note, answeredAt: date)
+            results[index].counters[target.counter] = CounterValue(value, answeredAt: date)
+            return [.say("Expected \(number + 1): \(verdict.spoken), \(value)\(target.outOf.map { " of \($0)" } ?? "") against \(target.summary).")]
+                + answered(index, date: date)
+        }
+        guard let verdict = Self.outcomeVerdict(head) else {
+            return [.say("Answer p for pass, f for fail or n for not applicable (or the whole word). Question mark (?) lists the keys.")]
+        }
+        results[index].outcomes[number] = OutcomeAnswer(verdict, note: note, answeredAt: date)
+        let noted = note.map { ", note: \(DisplayText.preview($0))" } ?? ""
+        return [.say("Expected \(number + 1): \(verdict.spoken)\(noted).")] + answered(index, date: date)
+    }
+
+    mutating func answerCounter(_ text: String, _ id: String, _ index: Int, date: Date) -> [WalkEvent] {
+        let value: Int
+        let kept = results[index].counters[id]?.value ?? (results[index].tally > 0 ? results[index].tally : nil)
+        if text.isEmpty, let kept {
+            value = kept
+        } else if let typed = Int(text) {
+            value = typed
+        } else {
+            return [.say("Type the count as a whole number, e.g. 14\(kept.map { ", or press Enter to keep \($0)" } ?? "").")]
+        }
+        if let problem = Self.countProblem(value, outOf: nil) { return [.say(problem)] }
+        results[index].counters[id] = CounterValue(value, answeredAt: date)
+        var lines: [WalkEvent] = [.say("\(id.capitalized): \(value).")]
+        if let ceiling = plan[index].check.counters.first(where: { $0.id == id })?.ceiling, value > ceiling {
+            lines.append(.say("That is above the ceiling of \(ceiling): the check fails."))
+        }
+        return lines + answered(index, date: date)
+    }
+
+    mutating func answerOverall(_ word: String, _ index: Int, date: Date) -> [WalkEvent] {
+        guard let verdict = Self.outcomeVerdict(word), verdict != .notApplicable else {
+            return [.say("Answer p for pass or f for fail.")]
+        }
+        results[index].verdict = verdict == .pass ? .pass : .fail
+        return [.say("Overall: \(verdict.spoken).")] + answered(index, date: date)
+    }
+
+    mutating func answerNotes(_ text: String, _ index: Int, date: Date) -> [WalkEvent] {
+        let check = plan[index].check
+        if text.unicodeScalars.count > Self.maximumNotesLength {
+            return [.say("The notes are \(text.unicodeScalars.count) characters; the most is \(Self.maximumNotesLength). Put long logs in a ticket and paste its link.")]
+        }
+        if text.isEmpty, let kept = results[index].notes, !kept.isEmpty {
+            return [.say("Kept the notes.")] + answered(index, date: date)
+        }
+        if text.trimmingCharacters(in: .whitespaces).isEmpty && results[index].needsNotes(check) {
+            return [.say("Something failed, so the notes are required: say what happened, e.g. which control and what it did.")]
+        }
+        let stored = text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : text
+        results[index].notes = stored
+        results[index].notesAnsweredAt = date
+        let echo: WalkEvent = stored.isEmpty ? .say("No notes.") : .say("Notes saved: \(DisplayText.preview(stored))")
+        return [echo] + answered(index, date: date)
+    }
+
+    mutating func answerBlockReason(_ text: String, _ index: Int, date: Date) -> [WalkEvent] {
+        let reason = text.trimmingCharacters(in: .whitespaces)
+        guard !reason.isEmpty else { return [.say("Say why the check is blocked, e.g. \"build crashes on launch\", or b to go back.")] }
+        blocking = nil
+        results[index].verdict = .blocked
+        results[index].blockedReason = text
+        return conclude(index, date: date)
+    }
+}

@@ -1,0 +1,86 @@
+import CheckrunModel
+import Foundation
+
+/// Skipping, going back, and moving on once a check is answered.
+extension Walk {
+    mutating func skip(_ index: Int, date: Date) -> [WalkEvent] {
+        stopwatch = .idle
+        revisit = nil
+        blocking = nil
+        results[index].verdict = .skipped
+        return conclude(index, date: date)
+    }
+
+    /// `b`: the step before where the walk stands, in this check or the one before.
+    mutating func goBack(date: Date) -> [WalkEvent] {
+        guard let index = currentCheck, let step = currentStep else { return [] }
+        if blocking != nil {
+            blocking = nil
+            return [.say("Not blocked.")]
+        }
+        var position: [(Int, WalkStep)] = []
+        for checkIndex in 0...index {
+            let steps = WalkStep.steps(for: plan[checkIndex].check)
+            position += steps.map { (checkIndex, $0) }
+        }
+        guard let here = position.lastIndex(where: { $0.0 == index && $0.1 == step }), here > 0 else {
+            return [.say("This is the first question; there is nothing before it.")]
+        }
+        var target = position[here - 1]
+        let previous = results[target.0]
+        if target.0 != index, previous.verdict == .skipped || previous.verdict == .blocked {
+            results[target.0].verdict = nil
+            results[target.0].blockedReason = nil
+            revisit = nil
+            announced = nil
+            // Saved at once, so `sessions` and `resume` see the check open again.
+            return [.save(touch(target.0, date)), .say("Reopened check \(target.0 + 1), which was \(previous.verdict?.rawValue ?? "done").")]
+        }
+        // Skip back over steps that were never asked (e.g. notes not yet given in this check).
+        while !results[target.0].isAnswered(target.1, plan[target.0].check), let earlier = position.lastIndex(where: { $0 == target }), earlier > 0 {
+            target = position[earlier - 1]
+        }
+        revisit = (target.0, target.1)
+        if target.0 != index { announced = target.0 }
+        return [.say("Back to check \(target.0 + 1): \(describe(target.1, target.0)).")]
+    }
+
+    func describe(_ step: WalkStep, _ index: Int) -> String {
+        switch step {
+        case .timing: return "the time"
+        case .outcome(let number): return "expected outcome \(number + 1)"
+        case .counter(let id): return "the count of \(id)"
+        case .overall: return "the overall result"
+        case .notes: return "the notes"
+        case .blockReason: return "the reason it is blocked"
+        }
+    }
+
+    /// After an answer: save, and when the check has every answer, give its result.
+    mutating func answered(_ index: Int, date: Date) -> [WalkEvent] {
+        revisit = nil
+        let check = plan[index].check
+        let complete = WalkStep.steps(for: check).allSatisfy { results[index].isAnswered($0, check) }
+        if complete {
+            return conclude(index, date: date)
+        }
+        // A changed answer can leave a finished check incomplete (notes now required): its
+        // verdict waits until every step is answered again.
+        if !check.expected.isEmpty { results[index].verdict = nil }
+        return [.save(touch(index, date))]
+    }
+
+    mutating func conclude(_ index: Int, date: Date) -> [WalkEvent] {
+        let check = plan[index].check
+        results[index].verdict = results[index].derivedVerdict(against: check)
+        let result = touch(index, date)
+        var events: [WalkEvent] = [.save(result), .say("Result: \(result.summary(against: check))")]
+        if isFinished { events.append(.finished) }
+        return events
+    }
+
+    mutating func touch(_ index: Int, _ date: Date) -> CheckResult {
+        results[index].updatedAt = date
+        return results[index]
+    }
+}
