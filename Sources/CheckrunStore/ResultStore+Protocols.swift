@@ -38,13 +38,14 @@ extension ResultStore {
         }
     }
 
-    /// For each protocol, the version its newest result was recorded against: the library a
+    /// For each protocol, the version its newest result was recorded against (or, for one
+    /// walked without an answer yet, the version kept when the walk began): the library a
     /// report or a resumed walk uses when there is no protocol folder.
     public func storedLibrary() throws -> ProtocolLibrary {
         let newest = try database.query(
             """
-            SELECT v.protocol_id, v.content, max(r.updated_at) FROM protocol_versions v
-            JOIN results r ON r.protocol_hash = v.hash
+            SELECT v.protocol_id, v.content, max(coalesce(r.updated_at, 0)) FROM protocol_versions v
+            LEFT JOIN results r ON r.protocol_hash = v.hash
             GROUP BY v.protocol_id ORDER BY v.protocol_id
             """) { (id: $0.string(0) ?? "", content: $0.string(1) ?? "") }
         let linter = ProtocolLinter()

@@ -55,4 +55,13 @@ import Testing
         let verified = try Checkrun.run(["verify"], in: folder.path)
         #expect(verified.status == 1 && verified.stdout.contains("the kept text of protocol tiny-target"), "\(verified.stdout)")
     }
+
+    @Test func aSessionWithoutAnswersResumesFromTheDatabaseAlone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--protocols", protocols], in: folder.path, input: "q\n")
+        #expect(started.status == 0, "\(started.stderr)")
+        let resumed = try Checkrun.run(["resume"], in: folder.path, input: "q\n")
+        #expect(resumed.stdout.contains("Check 1 of 1: tiny-target/touch-one-hand"), "\(resumed.stdout)\(resumed.stderr)")
+    }
 }

@@ -40,6 +40,9 @@ struct ResumeCommand: CheckrunCommand {
         for name in session.plan {
             if let reference = library.check(named: name) { plan.append(reference) } else { missing.append(name) }
         }
+        if plan.isEmpty && !session.plan.isEmpty {
+            throw CommandFailure("none of the checks of session \(session.shortID) is in \(library.directory); name the protocol folder it was walked with, with --protocols DIR")
+        }
         if !missing.isEmpty {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
