@@ -101,3 +101,42 @@ import Testing
         }
     }
 }
+
+extension AttackRegressionTests {
+    /// SIGTERM or Ctrl-C in the middle of writing a file leaves no temporary file and the old
+    /// file whole.
+    @Test(.timeLimit(.minutes(2)))
+    func aStoppedExportLeavesNoTemporaryFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("big.sqlite"))
+        try store.batch {
+            for index in 0..<3_000 {
+                let session = Session(release: "1", build: "1", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: Double(index)))
+                try store.insert(session)
+                var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
+                result.verdict = .pass
+                result.notes = String(repeating: "a note long enough to take time to write ", count: 20)
+                try store.save(result)
+            }
+        }
+        store.database.close()
+        try folder.write("out.json", "the old file")
+        for (round, signal) in [SIGTERM, SIGINT, SIGTERM, SIGHUP, SIGTERM, SIGINT].enumerated() {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Checkrun.executable)
+            process.arguments = ["export", "--out", "out.json", "--db", "big.sqlite"]
+            process.currentDirectoryURL = folder.url
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(30_000 + round * 40_000))
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!names.contains { $0.hasSuffix(".tmp") }, "round \(round): \(names)")
+            let text = try String(contentsOfFile: folder.path("out.json"), encoding: .utf8)
+            #expect(text == "the old file" || text.hasSuffix("]}\n"), "the old file or a whole new one")
+        }
+    }
+}
