@@ -45,6 +45,14 @@ public final class ResultStore {
         }
     }
 
+    /// Whether the file at `path` starts as every SQLite database does; nil when it cannot be
+    /// read. The one place that looks: merge tells databases from exports by it, and an output
+    /// file never replaces a database.
+    public static func isSQLiteFile(_ path: String) -> Bool? {
+        guard let header = try? DatabaseFile(path: path, exists: true, size: 0).header() else { return nil }
+        return Array(header.prefix(16)) == DatabaseFile.magic
+    }
+
     /// A store over a connection opened elsewhere, for reading only (merge sources, verification lanes).
     init(readingDatabase database: Database) {
         self.database = database

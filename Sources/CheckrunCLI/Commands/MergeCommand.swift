@@ -120,12 +120,8 @@ struct MergeCommand: CheckrunCommand {
             case S_IFDIR: throw CommandFailure("\(path) is a folder; name a checkrun database (.sqlite) or export (.json) to merge")
             default: throw CommandFailure("\(path) is not a regular file; name a checkrun database (.sqlite) or export (.json) to merge")
             }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw CommandFailure("\(path): cannot read the file; check its permissions") }
-            defer { close(descriptor) }
-            var magic = [UInt8](repeating: 0, count: 16)
-            let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
-            return count == 16 && magic == Array("SQLite format 3\0".utf8) ? .database : .export
+            guard let isDatabase = ResultStore.isSQLiteFile(path) else { throw CommandFailure("\(path): cannot read the file; check its permissions") }
+            return isDatabase ? .database : .export
         }
     }
 

@@ -1,3 +1,4 @@
+import CheckrunStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,7 @@ struct AtomicFile {
             switch info.st_mode & S_IFMT {
             case S_IFDIR: throw CommandFailure("\(path) is a folder; name a file, e.g. \(path)/report.md", exitCode: 2)
             case S_IFREG:
-                if isSQLiteDatabase(target) {
+                if ResultStore.isSQLiteFile(target) == true {
                     throw CommandFailure("\(path) is an SQLite database (perhaps the one being read); name another file for the output", exitCode: 2)
                 }
             default: throw CommandFailure("\(path) is not a regular file (a device, a pipe or a socket); name a file", exitCode: 2)
@@ -67,16 +68,6 @@ struct AtomicFile {
             throw CommandFailure("cannot write \(path): the folder \(parent) does not exist; create it first, or name another file")
         }
         return target
-    }
-
-    /// Whether the file starts as every SQLite database does: such a file is never replaced.
-    private static func isSQLiteDatabase(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var magic = [UInt8](repeating: 0, count: 16)
-        let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
-        return count == 16 && magic == Array("SQLite format 3\0".utf8)
     }
 
     private static func folder(of path: String) -> String {

@@ -1,3 +1,4 @@
+import CheckrunTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,19 +12,10 @@ private nonisolated(unsafe) var pendingPaths = [UnsafeMutablePointer<CChar>?](re
 /// process is stopped by a signal, and on the next write to the same folder when it was killed
 /// outright (SIGKILL cannot be caught).
 enum TemporaryFileCleanup {
-    /// Runs `body` with the exit signals held back, so the handler never sees the list half
-    /// changed (a pointer freed under it); a signal that arrives meanwhile is handled after.
-    private static func withSignalsHeld(_ body: () -> Void) {
-        var block = sigset_t(), previous = sigset_t()
-        sigemptyset(&block)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&block, signalNumber) }
-        sigprocmask(SIG_BLOCK, &block, &previous)
-        body()
-        sigprocmask(SIG_SETMASK, &previous, nil)
-    }
-
+    /// The list changes with the exit signals held back (`SignalTrap.deferringSignals`), so
+    /// the handler never sees it half changed, a pointer freed under it.
     static func register(_ path: String) {
-        withSignalsHeld { store(path) }
+        SignalTrap.deferringSignals { store(path) }
     }
 
     private static func store(_ path: String) {
@@ -39,7 +31,7 @@ enum TemporaryFileCleanup {
     }
 
     static func unregister(_ path: String) {
-        withSignalsHeld {
+        SignalTrap.deferringSignals {
             for index in pendingPaths.indices {
                 if let pending = pendingPaths[index], String(cString: pending) == path {
                     pendingPaths[index] = nil

@@ -47,10 +47,13 @@ struct DatabaseFile {
         return Array(bytes.prefix(count))
     }
 
+    /// The 16 bytes every SQLite database file starts with.
+    static let magic = Array("SQLite format 3\0".utf8)
+
     /// Refuses a file that is not SQLite's, or SQLite's but another program's.
     func refuseForeign() throws(StoreError) {
         let header = try header()
-        guard header.count == 100, Array(header.prefix(16)) == Array("SQLite format 3\0".utf8) else {
+        guard header.count == 100, Array(header.prefix(16)) == Self.magic else {
             throw StoreError("\(path) is not a checkrun database (it is not an SQLite file at all); it was left untouched. Choose another file with --db PATH")
         }
         let applicationID = Self.integer(header, at: 68)
