@@ -53,9 +53,11 @@ public struct ExportFileError: Error, CustomStringConvertible {
 }
 
 /// An export file, read a session at a time whatever its layout (see `ExportScanner`).
-public struct ExportFileSource: SessionSource {
+public final class ExportFileSource: SessionSource {
     public let name: String
     let path: String
+    /// The protocol versions the last read found.
+    private var seenVersions: [ResultStore.ProtocolVersion]?
 
     public init(path: String) {
         self.path = path
@@ -64,42 +66,22 @@ public struct ExportFileSource: SessionSource {
 
     public var recordCount: Int? { nil }
 
-    /// The export's `protocols` list, read on its own (an export may have none).
+    /// The export's `protocols` list, as the last read of the file found it (an export may
+    /// have none): a merge asks after its first pass, so the file is not read again for it.
     public func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
-        var scanner = try ExportScanner(path: path)
-        defer { scanner.close() }
-        guard try scanner.peek() == UInt8(ascii: "{") else { return [] }
-        try scanner.expect(UInt8(ascii: "{"), "a JSON object { … }")
-        var first = true
-        while try scanner.peek() != UInt8(ascii: "}") {
-            if !first { try scanner.expect(UInt8(ascii: ","), "a comma or }") }
-            first = false
-            let key = (try? JSONParser.parse(bytes: try scanner.value(limit: 4096).bytes))?.stringValue
-            try scanner.expect(UInt8(ascii: ":"), "a colon after the key")
-            if key == "sessions" {
-                // Passed over a session at a time, never held whole nor parsed.
-                try scanner.expect(UInt8(ascii: "["), "[ to begin the list of sessions")
-                var index = 0
-                while try scanner.peek() != UInt8(ascii: "]") {
-                    if index > 0 { try scanner.expect(UInt8(ascii: ","), "a comma or ] between sessions") }
-                    _ = try scanner.value()
-                    index += 1
-                }
-                try scanner.expect(UInt8(ascii: "]"), "]")
-                continue
-            }
-            let value = try scanner.value(limit: 64 << 20)
-            guard key == "protocols" else { continue }
-            let node: JSONNode
-            do { node = try JSONParser.parse(bytes: value.bytes) } catch {
-                throw ExportFileError(description: "\(path):\(value.line): the protocols list is not valid JSON: \(error.message)")
-            }
-            return (node.arrayValue ?? []).compactMap { item in
-                guard let hash = item["hash"]?.stringValue, let id = item["protocol"]?.stringValue, let content = item["content"]?.stringValue else { return nil }
-                return ResultStore.ProtocolVersion(hash: hash, protocolID: id, content: content)
-            }
+        if seenVersions == nil { try forEachEntry { _ in } }
+        return seenVersions ?? []
+    }
+
+    private func versions(_ value: ExportScanner.Value) throws -> [ResultStore.ProtocolVersion] {
+        let node: JSONNode
+        do { node = try JSONParser.parse(bytes: value.bytes) } catch {
+            throw ExportFileError(description: "\(path):\(value.line): the protocols list is not valid JSON: \(error.message)")
         }
-        return []
+        return (node.arrayValue ?? []).compactMap { item in
+            guard let hash = item["hash"]?.stringValue, let id = item["protocol"]?.stringValue, let content = item["content"]?.stringValue else { return nil }
+            return ResultStore.ProtocolVersion(hash: hash, protocolID: id, content: content)
+        }
     }
 
     /// The header's members (everything but `sessions`), as read; checked once the whole
@@ -112,6 +94,7 @@ public struct ExportFileSource: SessionSource {
         var header: [(key: String, value: ExportScanner.Value)] = []
         var sawSessions = false
         var first = true
+        var found: [ResultStore.ProtocolVersion] = []
         while try scanner.peek() != UInt8(ascii: "}") {
             if !first { try scanner.expect(UInt8(ascii: ","), "a comma or }") }
             first = false
@@ -128,7 +111,7 @@ public struct ExportFileSource: SessionSource {
                 try readSessions(&scanner, body)
             } else if key == "protocols" {
                 // Protocol texts are kept apart from the header, which stays small.
-                _ = try scanner.value(limit: 64 << 20)
+                found = try versions(try scanner.value(limit: 64 << 20))
             } else {
                 header.append((key, try scanner.value(limit: 1 << 16)))
             }
@@ -138,6 +121,7 @@ public struct ExportFileSource: SessionSource {
             throw ExportFileError(description: "\(path): there is text after the end of the export (two files joined?)")
         }
         try checkHeader(header, sawSessions: sawSessions)
+        seenVersions = found
     }
 
     private func readSessions(_ scanner: inout ExportScanner, _ body: (SessionEntry) throws -> Void) throws {
