@@ -109,18 +109,7 @@ extension AttackRegressionTests {
     func aStoppedExportLeavesNoTemporaryFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try ResultStore(path: folder.path("big.sqlite"))
-        try store.batch {
-            for index in 0..<3_000 {
-                let session = Session(release: "1", build: "1", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: Double(index)))
-                try store.insert(session)
-                var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
-                result.verdict = .pass
-                result.notes = String(repeating: "a note long enough to take time to write ", count: 20)
-                try store.save(result)
-            }
-        }
-        store.database.close()
+        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 3_000) { _ in String(repeating: "a note long enough to take time to write ", count: 20) }.database.close()
         try folder.write("out.json", "the old file")
         for (round, signal) in [SIGTERM, SIGINT, SIGTERM, SIGHUP, SIGTERM, SIGINT].enumerated() {
             let process = Process()

@@ -81,19 +81,7 @@ import Testing
     func writersGoOnDuringALongMerge() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let source = try ResultStore(path: folder.path("big.sqlite"))
-        try source.batch {
-            for index in 0..<20_000 {
-                let session = Session(release: "1", build: "1", plan: (1...5).map { "p/c\($0)" }, startedAt: Date(timeIntervalSince1970: Double(index)))
-                try source.insert(session)
-                for check in 1...5 {
-                    var result = CheckResult(sessionID: session.id, check: "p/c\(check)", protocolHash: "h", attempt: 1, outcomeCount: 1)
-                    result.verdict = .pass
-                    try source.save(result)
-                }
-            }
-        }
-        source.database.close()
+        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 20_000, checks: (1...5).map { "p/c\($0)" }).database.close()
         _ = try ResultStore(path: folder.path("team.sqlite"))
         let merge = Process()
         merge.executableURL = URL(fileURLWithPath: Checkrun.executable)

@@ -76,19 +76,7 @@ import Testing
     func mergeKilledAtRandomKeepsWholeSessionsAndCompletesWhenRunAgain() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let source = try ResultStore(path: folder.path("source.sqlite"))
-        try source.batch {
-            for index in 0..<2_000 {
-                let session = Session(release: "1", build: "1", plan: ["p/a", "p/b"], startedAt: Date(timeIntervalSince1970: Double(index)))
-                try source.insert(session)
-                for check in ["p/a", "p/b"] {
-                    var result = CheckResult(sessionID: session.id, check: check, protocolHash: "h", attempt: 1, outcomeCount: 1)
-                    result.verdict = .pass
-                    try source.save(result)
-                }
-            }
-        }
-        source.database.close()
+        try SourceDatabase.make(at: folder.path("source.sqlite"), sessions: 2_000, checks: ["p/a", "p/b"]).database.close()
         for round in 0..<50 {
             let target = "target\(round % 5).sqlite"
             _ = try runAndKill(["merge", "source.sqlite", "--db", target], in: folder, within: 1.0)

@@ -133,17 +133,7 @@ import Testing
     @Test func anExportOnOneLineMergesInTimeProportionalToItsSize() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let source = try ResultStore(path: folder.path("big.sqlite"))
-        try source.batch {
-            for index in 0..<3_000 {
-                let session = Session(release: "1", build: "1", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: Double(index)))
-                try source.insert(session)
-                var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
-                result.verdict = .pass
-                result.notes = "note \(index), with \"quotes\", {braces} and [brackets]"
-                try source.save(result)
-            }
-        }
+        let source = try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 3_000) { "note \($0), with \"quotes\", {braces} and [brackets]" }
         var text = ""
         _ = try source.export(release: nil) { text += $0 }
         let oneLine = text.replacingOccurrences(of: "\n", with: "")

@@ -100,18 +100,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // A source big enough to outgrow a small file size limit.
-        let source = try ResultStore(path: folder.path("big.sqlite"))
-        try source.batch {
-            for index in 0..<400 {
-                let session = Session(release: "1", build: "1", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: Double(index)))
-                try source.insert(session)
-                var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
-                result.notes = String(repeating: "a long note to take up room ", count: 40)
-                result.verdict = .pass
-                try source.save(result)
-            }
-        }
-        source.database.close()
+        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 400) { _ in String(repeating: "a long note to take up room ", count: 40) }.database.close()
         _ = try ResultStore(path: folder.path("small.sqlite"))
         let limited = try Subprocess.run("/bin/sh", ["-c", "ulimit -f 256; exec \"$0\" merge big.sqlite --db small.sqlite", Checkrun.executable], in: folder.path)
         let message = limited.stderr
