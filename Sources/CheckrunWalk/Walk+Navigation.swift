@@ -3,6 +3,46 @@ import Foundation
 
 /// Skipping, going back, and moving on once a check is answered.
 extension Walk {
+    /// `s`: a check with nothing answered is skipped at once; one with answers asks first,
+    /// since skipping sets those answers aside under a skipped verdict.
+    mutating func requestSkip(_ index: Int, date: Date) -> [WalkEvent] {
+        let given = answersGiven(index)
+        if given.isEmpty { return skip(index, date: date) }
+        confirmingSkip = index
+        return [.say("Check \(index + 1) has answers: \(given.joined(separator: ", ")). Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated.")]
+    }
+
+    /// The answer to "skip it?": y skips, anything else goes on where the walk was.
+    mutating func answerSkipConfirmation(_ word: String, _ index: Int, date: Date) -> [WalkEvent] {
+        switch word {
+        case "?", "help", "h":
+            return [.hint("y or yes skips the check and sets its answers aside; n, no or Enter keeps them and goes on.")]
+        case "y", "yes":
+            confirmingSkip = nil
+            return skip(index, date: date)
+        default:
+            confirmingSkip = nil
+            return [.say("Not skipped; check \(index + 1) goes on.")]
+        }
+    }
+
+    /// What the check already holds, in words, for the skip confirmation.
+    func answersGiven(_ index: Int) -> [String] {
+        let result = results[index]
+        var given: [String] = []
+        if let seconds = result.activeSeconds {
+            given.append("the time (\(Durations.spoken(seconds)))")
+        } else if !result.stopwatch.isEmpty {
+            given.append("a timing begun")
+        }
+        if result.tally > 0 { given.append("\(result.tally) stop\(result.tally == 1 ? "" : "s") tallied") }
+        let outcomes = result.outcomes.compactMap { $0 }.count
+        if outcomes > 0 { given.append("\(outcomes) of \(result.outcomes.count) expected outcome\(result.outcomes.count == 1 ? "" : "s")") }
+        if !result.counters.isEmpty { given.append("\(result.counters.count) count\(result.counters.count == 1 ? "" : "s")") }
+        if let notes = result.notes, !notes.isEmpty { given.append("notes") }
+        return given
+    }
+
     mutating func skip(_ index: Int, date: Date) -> [WalkEvent] {
         stopwatch = .idle
         revisit = nil

@@ -53,7 +53,7 @@ extension Walk {
         "Keys at every prompt (a single letter or the whole word):",
         "  ?  help     this list",
         "  b  back     change the previous answer",
-        "  s  skip     skip this check",
+        "  s  skip     skip this check (asks first if it has answers)",
         "  x  block    mark this check blocked, with a reason",
         "  q  quit     save and stop; resume later with checkrun resume",
         "Stopwatch: Enter starts and stops it, p pauses and resumes, space or plus (+) tallies a stop,",

@@ -15,6 +15,8 @@ public struct Walk: Sendable {
     var revisit: (check: Int, step: WalkStep)?
     /// Set after `x`, until the reason is given.
     var blocking: Int?
+    /// Set after `s` on a check with answers, until the tester confirms or declines.
+    var confirmingSkip: Int?
     var stopwatch = StopwatchState.idle
     var announced: Int?
 
@@ -88,6 +90,9 @@ public struct Walk: Sendable {
 
     public var prompt: Prompt? {
         guard let index = currentCheck, let step = currentStep else { return nil }
+        if confirmingSkip == index {
+            return Prompt(step: step, text: "Skip check \(index + 1) and set its answers aside? Type y to skip, or n (or Enter) to go on.", mode: .line)
+        }
         return Prompt(step: step, text: question(for: step, index), mode: isStopwatchRunning && step == .timing ? .stopwatch : .line)
     }
 
@@ -137,6 +142,7 @@ public struct Walk: Sendable {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         let word = trimmed.lowercased()
 
+        if confirmingSkip == index { return answerSkipConfirmation(word, index, date: date) }
         if step == .timing, isStopwatchRunning {
             // Space tallies; it must not be trimmed into an Enter, which stops the timer.
             return handleStopwatchKey(input == " " ? "+" : word, index, now: now, date: date)
@@ -149,7 +155,7 @@ public struct Walk: Sendable {
         case "b", "back":
             return goBack(date: date)
         case "s", "skip":
-            return skip(index, date: date)
+            return requestSkip(index, date: date)
         case "x", "block":
             if step == .blockReason { return [.say("Type the reason the check is blocked, or b to go back.")] }
             blocking = index
@@ -199,7 +205,7 @@ public struct Walk: Sendable {
         case ("?", _), ("help", _):
             return Self.helpLines.map(WalkEvent.hint)
         case ("s", _), ("skip", _):
-            return skip(index, date: date)
+            return requestSkip(index, date: date)
         case ("x", _), ("block", _):
             stopwatch = .idle
             blocking = index

@@ -308,4 +308,32 @@ import Testing
         let intro = resumed.introduce()
         #expect(intro.contains(.say("Answered before: expected 1, fail, note: the label is wrong.")), "\(intro)")
     }
+
+    @Test func skippingACheckWithAnswersAsksFirstAndSaysWhatIsSetAside() {
+        var walk = makeWalk()
+        feed(&walk, [("t 20", 1), ("f the label is wrong", 2)])
+        let asked = feed(&walk, [("s", 3)])
+        #expect(asked.saves.isEmpty, "nothing is set aside before the tester confirms")
+        #expect(asked.said == ["Check 1 has answers: the time (20 seconds), 1 of 2 expected outcomes. Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated."])
+        #expect(walk.prompt?.text == "Skip check 1 and set its answers aside? Type y to skip, or n (or Enter) to go on.")
+        let declined = feed(&walk, [("", 4)])
+        #expect(declined.said == ["Not skipped; check 1 goes on."])
+        #expect(walk.results[0].verdict == nil && walk.prompt?.step == .outcome(1), "the walk stands where it stood")
+        feed(&walk, [("skip", 5)])
+        let confirmed = feed(&walk, [("y", 6)])
+        #expect(confirmed.said == ["Result: skipped"])
+        #expect(walk.results[0].verdict == .skipped && walk.results[0].outcomes[0]?.verdict == .fail, "the answers stay in the record")
+        // A check with nothing answered yet is skipped at once.
+        #expect(feed(&walk, [("s", 7)]).said == ["Result: skipped"])
+    }
+
+    @Test func skippingWhileTheTimerRunsAsksFirstToo() {
+        var walk = makeWalk()
+        feed(&walk, [("", 1), ("+", 2)])
+        let asked = feed(&walk, [("s", 3)])
+        #expect(asked.said.first?.hasPrefix("Check 1 has answers: a timing begun, 1 stop tallied.") == true, "\(asked.said)")
+        #expect(walk.prompt?.mode == .line)
+        feed(&walk, [("n", 4)])
+        #expect(walk.prompt?.mode == .stopwatch, "declined, the timer runs on")
+    }
 }
