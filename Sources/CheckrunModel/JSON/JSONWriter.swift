@@ -51,12 +51,16 @@ public enum JSONWriter {
         case .null: append("null", to: &output)
         case .bool(let flag): append(flag ? "true" : "false", to: &output)
         case .integer(let number): output.append(contentsOf: String(number).utf8)
-        case .number(let number):
-            let text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-            output.append(contentsOf: text.utf8)
+        case .number(let number): appendNumber(number, to: &output)
         case .string(let text): appendQuoted(text, to: &output)
         case .array, .object: break
         }
+    }
+
+    /// A whole number without a fraction (`12`, not `12.0`), anything else as Swift prints it.
+    static func appendNumber(_ number: Double, to output: inout [UInt8]) {
+        let text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        output.append(contentsOf: text.utf8)
     }
 
     private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
@@ -135,7 +139,7 @@ public enum JSONWriter {
     }
 
     /// Appends `text` as a JSON string literal.
-    private static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.append(quote)
         var text = text
         let clean = text.withUTF8 { bytes -> Bool in

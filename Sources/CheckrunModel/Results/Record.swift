@@ -48,7 +48,11 @@ public struct Record: Sendable, Equatable {
 
     /// SHA-256 over the previous hash and everything this record says.
     public static func hash(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> String {
-        SHA256.hex([previousHash, String(sequence), kind.rawValue, JSONWriter.quoted(reason ?? ""), payload].joined(separator: "\n"))
+        // The fields joined by line ends, fed in pieces so the payload is not copied first.
+        var hasher = SHA256.Hasher()
+        hasher.update("\(previousHash)\n\(sequence)\n\(kind.rawValue)\n\(JSONWriter.quoted(reason ?? ""))\n")
+        hasher.update(payload)
+        return hasher.finalHex()
     }
 
     /// Whether the stored hash is the one this record's content gives.
@@ -77,47 +81,6 @@ extension Session {
 }
 
 extension CheckResult {
-    /// The result's canonical JSON: every field, keys in a fixed order, so the same result
-    /// always gives the same text and the same hash.
-    public var payload: String {
-        JSONWriter.write(payloadJSON)
-    }
-
-    public var payloadJSON: JSONValue {
-        .object([
-            member("id", .string(id.lowercasedText)),
-            member("check", .string(check)),
-            member("protocolHash", .string(protocolHash)),
-            member("attempt", .integer(attempt)),
-            member("verdict", verdict.map { .string($0.rawValue) } ?? .null),
-            member("blockedReason", blockedReason.map(JSONValue.string) ?? .null),
-            member("tally", .integer(tally)),
-            member("notes", notes.map(JSONValue.string) ?? .null),
-            member("notesAnsweredAt", notesAnsweredAt.map { .number($0.timeIntervalSince1970) } ?? .null),
-            member("startedAt", .number(startedAt.timeIntervalSince1970)),
-            member("updatedAt", .number(updatedAt.timeIntervalSince1970)),
-            member("outcomes", .array(outcomes.map { answer in
-                JSONNode(answer.map { answer in .object([
-                    member("verdict", .string(answer.verdict.rawValue)),
-                    member("value", answer.value.map(JSONValue.integer) ?? .null),
-                    member("note", answer.note.map(JSONValue.string) ?? .null),
-                    member("answeredAt", .number(answer.answeredAt.timeIntervalSince1970)),
-                ]) } ?? .null)
-            })),
-            member("counters", .object(counters.sorted { $0.key < $1.key }.map { name, counter in
-                member(name, .object([member("value", .integer(counter.value)), member("answeredAt", .number(counter.answeredAt.timeIntervalSince1970))]))
-            })),
-            member("stopwatch", .array(stopwatch.map { event in
-                JSONNode(.object([
-                    member("kind", .string(event.kind.rawValue)),
-                    member("at", .number(event.at)),
-                    member("typedSeconds", event.typedSeconds.map(JSONValue.number) ?? .null),
-                    member("recordedAt", .number(event.recordedAt.timeIntervalSince1970)),
-                ]))
-            })),
-        ])
-    }
-
     /// Reads a result back from its payload; nil when the text is not a result payload.
     public static func decoding(payload text: String, sessionID: UUID) -> CheckResult? {
         guard let root = try? JSONParser.parse(text), let members = root.objectMembers else { return nil }

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4). Foundation on Linux has no CryptoKit, and content hashes must be the
 /// standard ones so that anyone can recompute them with `sha256sum`.
 public enum SHA256 {
-    private static let k: [UInt32] = [
+    fileprivate static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -13,65 +13,95 @@ public enum SHA256 {
     ]
 
     public static func hex(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { hex(buffer: $0) }
+        var hasher = Hasher()
+        hasher.update(text)
+        return hasher.finalHex()
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     public static func hex(bytes message: [UInt8]) -> String {
-        message.withUnsafeBufferPointer { hex(buffer: $0) }
+        var hasher = Hasher()
+        message.withUnsafeBufferPointer { hasher.update($0) }
+        return hasher.finalHex()
     }
 
-    private static func hex(buffer: UnsafeBufferPointer<UInt8>) -> String {
-        let state = hash(buffer)
-        return String(unsafeUninitializedCapacity: 64) { output in
-            for (index, word) in state.enumerated() {
-                for byte in 0..<4 {
-                    let value = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
-                    output[index * 8 + byte * 2] = hexDigits[Int(value >> 4)]
-                    output[index * 8 + byte * 2 + 1] = hexDigits[Int(value & 0x0F)]
-                }
-            }
-            return 64
+    fileprivate static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// SHA-256 over a message given in pieces, so a record's hash reads its payload where it
+    /// lies instead of first joining it to the other fields in a copy. Whole blocks are
+    /// compressed straight from the caller's bytes; only a block's worth is ever buffered.
+    public struct Hasher {
+        private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        private var pending: [UInt8] = []
+        private var length: UInt64 = 0
+
+        public init() { pending.reserveCapacity(64) }
+
+        public mutating func update(_ text: String) {
+            var text = text
+            text.withUTF8 { update($0) }
         }
-    }
 
-    public static func digest(_ message: [UInt8]) -> [UInt8] {
-        let state = message.withUnsafeBufferPointer { hash($0) }
-        return state.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
-    }
+        public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard var base = bytes.baseAddress, !bytes.isEmpty else { return }
+            var remaining = bytes.count
+            length &+= UInt64(remaining)
+            if !pending.isEmpty {
+                let taken = min(64 - pending.count, remaining)
+                pending.append(contentsOf: UnsafeBufferPointer(start: base, count: taken))
+                base += taken
+                remaining -= taken
+                if pending.count < 64 { return }
+                compressPending()
+            }
+            let whole = remaining / 64
+            if whole > 0 { compressBlocks(base, count: whole) }
+            pending.append(contentsOf: UnsafeBufferPointer(start: base + whole * 64, count: remaining - whole * 64))
+        }
 
-    /// The eight state words after the whole message. Hashing every record of a large
-    /// database runs through here, so it works on raw buffers without bounds checks.
-    private static func hash(_ message: UnsafeBufferPointer<UInt8>) -> [UInt32] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        // Whole blocks straight from the message; only the padded tail is copied.
-        let wholeBlocks = message.count / 64
-        var tail = [UInt8](message[(wholeBlocks * 64)...])
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        let bitLength = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        k.withUnsafeBufferPointer { constants in
-            h.withUnsafeMutableBufferPointer { state in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-                    guard let base = message.baseAddress else { return }
-                    for block in 0..<wholeBlocks { compress(base + block * 64, state, schedule, constants) }
+        /// The digest as 64 lowercase hexadecimal digits, as `sha256sum` prints it.
+        public mutating func finalHex() -> String {
+            finish()
+            return String(unsafeUninitializedCapacity: 64) { output in
+                for (index, word) in state.enumerated() {
+                    for byte in 0..<4 {
+                        let value = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
+                        output[index * 8 + byte * 2] = hexDigits[Int(value >> 4)]
+                        output[index * 8 + byte * 2 + 1] = hexDigits[Int(value & 0x0F)]
+                    }
                 }
-                tail.withUnsafeBufferPointer { bytes in
-                    guard let base = bytes.baseAddress else { return }
+                return 64
+            }
+        }
+
+        private mutating func finish() {
+            let bitLength = length &* 8
+            pending.append(0x80)
+            while pending.count % 64 != 56 { pending.append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+            compressPending()
+        }
+
+        private mutating func compressPending() {
+            let bytes = pending
+            bytes.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { compressBlocks(base, count: buffer.count / 64) }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        private mutating func compressBlocks(_ base: UnsafePointer<UInt8>, count: Int) {
+            k.withUnsafeBufferPointer { constants in
+                state.withUnsafeMutableBufferPointer { state in
                     withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-                        for offset in stride(from: 0, to: bytes.count, by: 64) { compress(base + offset, state, schedule, constants) }
+                        for block in 0..<count { compress(base + block * 64, state, schedule, constants) }
                     }
                 }
             }
         }
-        return h
     }
 
     @inline(__always)
-    private static func compress(_ bytes: UnsafePointer<UInt8>, _ h: UnsafeMutableBufferPointer<UInt32>,
+    fileprivate static func compress(_ bytes: UnsafePointer<UInt8>, _ h: UnsafeMutableBufferPointer<UInt32>,
                                  _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>) {
         for i in 0..<16 {
             let j = i &* 4
@@ -97,7 +127,7 @@ public enum SHA256 {
     }
 
     @inline(__always)
-    private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    fileprivate static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value &>> count) | (value &<< (32 &- count))
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// SQLite's own check of a database file (`PRAGMA quick_check`), run on another thread with a
-/// connection of its own, so it costs no time beside the chains' verification.
+/// SQLite's own check of a database file (`PRAGMA quick_check`) and the scan for ids checkrun
+/// did not write, run on another thread with a connection of its own, beside the chains'
+/// verification: both read whole tables, and one after the other they took as long as the
+/// floor `verify` is measured against.
 final class FileCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<[String], any Error> = .success([])
@@ -13,7 +15,8 @@ final class FileCheck: @unchecked Sendable {
                 let database = try Database(path: path, create: false, readOnly: true)
                 defer { database.close() }
                 let lines = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
-                outcome = .success(lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" })
+                let damage = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
+                outcome = .success(damage + (try ResultStore(readingDatabase: database).idFormProblems()))
             } catch {
                 outcome = .failure(error)
             }

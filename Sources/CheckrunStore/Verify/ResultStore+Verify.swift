@@ -41,7 +41,7 @@ extension ResultStore {
         report.sessions = verified.sessions
         report.records = verified.records
         report.problems = verified.problems
-        report.fileProblems = try soundness.problems() + (try idFormProblems())
+        report.fileProblems = try soundness.problems()
         try forEachProtocolVersion { version in
             if SHA256.hex(version.content) != version.hash {
                 report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")

@@ -1,0 +1,142 @@
+import Foundation
+
+extension CheckResult {
+    /// The result's canonical JSON: every field, keys in a fixed order, laid out as
+    /// `JSONWriter` lays out any value (Schemas/canonical-forms.md), so the same result always
+    /// gives the same text and the same hash.
+    ///
+    /// Written straight to bytes rather than through a `JSONValue` tree: every answer saved and
+    /// every result `verify` compares with its record is written here, and building the tree
+    /// cost more than writing the text. A test holds it to the tree's output.
+    public var payload: String {
+        var writer = CanonicalJSONBuilder()
+        writer.open("{")
+        writer.member("id", string: id.lowercasedText)
+        writer.member("check", string: check)
+        writer.member("protocolHash", string: protocolHash)
+        writer.member("attempt", integer: attempt)
+        writer.member("verdict", string: verdict?.rawValue)
+        writer.member("blockedReason", string: blockedReason)
+        writer.member("tally", integer: tally)
+        writer.member("notes", string: notes)
+        writer.member("notesAnsweredAt", number: notesAnsweredAt?.timeIntervalSince1970)
+        writer.member("startedAt", number: startedAt.timeIntervalSince1970)
+        writer.member("updatedAt", number: updatedAt.timeIntervalSince1970)
+        writer.key("outcomes")
+        writeOutcomes(into: &writer)
+        writer.key("counters")
+        writer.open("{")
+        for (name, counter) in counters.sorted(by: { $0.key < $1.key }) {
+            writer.key(name)
+            writer.open("{")
+            writer.member("value", integer: counter.value)
+            writer.member("answeredAt", number: counter.answeredAt.timeIntervalSince1970)
+            writer.close("}")
+        }
+        writer.close("}")
+        writer.key("stopwatch")
+        writer.open("[")
+        for event in stopwatch {
+            writer.item()
+            writer.open("{")
+            writer.member("kind", string: event.kind.rawValue)
+            writer.member("at", number: event.at)
+            writer.member("typedSeconds", number: event.typedSeconds)
+            writer.member("recordedAt", number: event.recordedAt.timeIntervalSince1970)
+            writer.close("}")
+        }
+        writer.close("]")
+        writer.close("}")
+        return writer.text()
+    }
+
+    private func writeOutcomes(into writer: inout CanonicalJSONBuilder) {
+        // An array of nothing but nulls is a short array: one line, as `JSONWriter` keeps it
+        // when it fits in 80 columns less the indentation ("null" and ", " are 6 columns each).
+        if !outcomes.isEmpty, outcomes.allSatisfy({ $0 == nil }), outcomes.count * 6 <= 80 - 2 {
+            writer.raw("[" + Array(repeating: "null", count: outcomes.count).joined(separator: ", ") + "]")
+            return
+        }
+        writer.open("[")
+        for answer in outcomes {
+            writer.item()
+            guard let answer else { writer.raw("null"); continue }
+            writer.open("{")
+            writer.member("verdict", string: answer.verdict.rawValue)
+            writer.member("value", integer: answer.value)
+            writer.member("note", string: answer.note)
+            writer.member("answeredAt", number: answer.answeredAt.timeIntervalSince1970)
+            writer.close("}")
+        }
+        writer.close("]")
+    }
+}
+
+/// Appends JSON in `JSONWriter`'s layout one member at a time: an opening bracket, members or
+/// items each on a line of their own indented two spaces a level, and the closing bracket on
+/// a line of its own (`{}` and `[]` when empty).
+struct CanonicalJSONBuilder {
+    private var output: [UInt8] = []
+    /// Per open bracket, whether nothing has been written inside it yet.
+    private var empty: [Bool] = []
+
+    init() { output.reserveCapacity(1024) }
+
+    mutating func open(_ bracket: Unicode.Scalar) {
+        output.append(UInt8(ascii: bracket))
+        empty.append(true)
+    }
+
+    mutating func close(_ bracket: Unicode.Scalar) {
+        let wasEmpty = empty.popLast() ?? true
+        if !wasEmpty {
+            output.append(UInt8(ascii: "\n"))
+            pad()
+        }
+        output.append(UInt8(ascii: bracket))
+    }
+
+    /// Starts the next item of an array.
+    mutating func item() {
+        if let last = empty.indices.last {
+            if !empty[last] { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "\n"))
+            empty[last] = false
+        }
+        pad()
+    }
+
+    mutating func key(_ name: String) {
+        item()
+        JSONWriter.appendQuoted(name, to: &output)
+        output.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: " "))
+    }
+
+    mutating func raw(_ text: String) { output.append(contentsOf: text.utf8) }
+
+    mutating func member(_ name: String, string: String?) {
+        key(name)
+        if let string { JSONWriter.appendQuoted(string, to: &output) } else { raw("null") }
+    }
+
+    mutating func member(_ name: String, integer: Int?) {
+        key(name)
+        raw(integer.map(String.init) ?? "null")
+    }
+
+    mutating func member(_ name: String, number: Double?) {
+        key(name)
+        if let number { JSONWriter.appendNumber(number, to: &output) } else { raw("null") }
+    }
+
+    /// The text, with the line end `JSONWriter.write` ends a document with.
+    mutating func text() -> String {
+        output.append(UInt8(ascii: "\n"))
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private mutating func pad() {
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: empty.count * 2))
+    }
+}
