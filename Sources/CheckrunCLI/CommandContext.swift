@@ -74,7 +74,10 @@ public final class CommandContext: @unchecked Sendable {
     /// after the README's `swift run`, `checkrun …` when that is on the PATH, else the binary's
     /// full path. Hints must work as printed.
     func command(_ rest: String) -> String {
-        let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "checkrun").resolvingSymlinksInPath().path
+        let invoked = CommandLine.arguments.first ?? "checkrun"
+        // Started by its bare name, the shell found it on the PATH, where that name finds it again.
+        if !invoked.contains("/") { return "\(Self.shellQuoted(invoked)) \(rest)" }
+        let binary = URL(fileURLWithPath: invoked).resolvingSymlinksInPath().path
         if binary.contains("/.build/") { return "swift run checkrun \(rest)" }
         let onPath = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("checkrun").resolvingSymlinksInPath().path }
         return (onPath.first { FileManager.default.isExecutableFile(atPath: $0) } == binary ? "checkrun" : binary) + " " + rest
