@@ -238,10 +238,7 @@ extension ReleaseReport {
             var remarks = [coverage.sentence]
             for entry in relevant where entry.status == .failed {
                 for reported in entry.results where reported.result.verdict == .fail {
-                    var text = "\(entry.reference.name)\(Coverage.caveat(entry)) fails on \(reported.device.isEmpty ? "an unnamed device" : reported.device) (build \(reported.build))"
-                    let notes = ([reported.result.notes] + reported.result.outcomes.map { $0?.note }).compactMap { $0 }.filter { !$0.isEmpty }
-                    if !notes.isEmpty { text += ": " + notes.joined(separator: "; ") }
-                    remarks.append(text + ".")
+                    remarks.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported) + ".")
                 }
             }
             let passed = relevant.filter { $0.status == .passed }

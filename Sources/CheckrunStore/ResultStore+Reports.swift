@@ -8,7 +8,8 @@ public struct ReportedResult: Sendable, Equatable {
     public var build: String
     public var device: String
     public var tester: String
-    /// How many results this check has on this device in the scope of the query.
+    /// How many finished results this check has on this device in this result's build:
+    /// attempts are numbered per build, so the count is too.
     public var attempts: Int
     /// How many times the result was corrected with `amend`, and the latest reason.
     public var amendments: Int = 0
@@ -97,9 +98,9 @@ extension ResultStore {
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
         ),
-        newest AS (SELECT check_name, device, max(rank) AS rank, count(*) AS attempts FROM scoped GROUP BY check_name, device),
+        newest AS (SELECT check_name, device, max(rank) AS rank FROM scoped GROUP BY check_name, device),
         latest AS (
-            SELECT scoped.row AS row, max(scoped.key), newest.attempts AS attempts
+            SELECT scoped.row AS row, max(scoped.key), count(*) AS attempts
             FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.rank = scoped.rank
             GROUP BY scoped.check_name, scoped.device
         )
@@ -109,7 +110,8 @@ extension ResultStore {
         """
 
     /// For each check and device, the latest finished result in the release (or in one build),
-    /// with the number of attempts, handed to `body` one at a time.
+    /// with the number of finished attempts in its build (attempts are numbered per build),
+    /// handed to `body` one at a time.
     public func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in three queries instead of three per result.

@@ -43,6 +43,7 @@ enum HTMLReport {
             "<li>Evidence digest: <code>\(report.evidenceDigest)</code> (\(report.chains.count) session chains, listed under Evidence)</li>",
             "</ul>",
         ]
+        out += attentionSection(report.attention)
         out.append("<h2>Protocols</h2>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Protocols and the SHA-256 of their content\"><table><caption>Protocols and the SHA-256 of their content</caption>")
         out.append("<thead><tr><th scope=\"col\">Protocol</th><th scope=\"col\">Title</th><th scope=\"col\">Status</th><th scope=\"col\">Content hash</th><th scope=\"col\">Results from another version</th></tr></thead><tbody>")
@@ -55,7 +56,7 @@ enum HTMLReport {
         out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Conformance by success criterion\"><table><caption>Conformance by success criterion</caption>")
         out.append("<thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Level</th><th scope=\"col\">Conformance</th><th scope=\"col\">Checks</th><th scope=\"col\">Remarks</th></tr></thead><tbody>")
-        for row in report.criteria {
+        for row in report.criteriaEvaluatedFirst {
             let term = row.isCoverageGap ? "Not Evaluated (gap in coverage)" : row.conformance.rawValue
             let css = row.isCoverageGap ? "gap" : row.conformance.openACRLevel
             out.append("<tr><th scope=\"row\">\(h(row.criterion.title))</th><td>\(row.criterion.level.rawValue)</td><td class=\"\(css)\">\(h(term))</td><td>\(h(row.checks.joined(separator: ", ")))</td><td>\(h(row.remarks))</td></tr>")
@@ -115,6 +116,26 @@ enum HTMLReport {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// Failures and gaps first, each failure linked to its result further down.
+    private static func attentionSection(_ attention: Attention) -> [String] {
+        let h = Escaping.html
+        var out = ["<section aria-labelledby=\"attention\">", "<h2 id=\"attention\">Needs attention</h2>", "<p>\(h(attention.failureHeadline))</p>"]
+        if !attention.failures.isEmpty {
+            out.append("<ul>")
+            out += attention.failures.map { "<li dir=\"auto\"><a href=\"#\(resultAnchor($0.result))\">\(h(Attention.describe($0.check, $0.result)))</a></li>" }
+            out.append("</ul>")
+        }
+        out.append("<p>\(h(attention.gapSentence))</p>")
+        out.append("<p>\(h(attention.unansweredSentence))</p>")
+        out.append("</section>")
+        return out
+    }
+
+    /// The id of a result's row, which the failures at the top link to.
+    static func resultAnchor(_ reported: ReportedResult) -> String {
+        "result-" + reported.result.id.lowercasedText
+    }
+
     private static func resultTable(_ results: [ReportedResult], _ check: Check?) -> [String] {
         let h = Escaping.html
         // Each region's name is unique on the page (axe: landmark-unique): it names its check.
@@ -128,8 +149,8 @@ enum HTMLReport {
                 return "<li>\(h(expected?.text ?? "outcome \(index + 1)")): \(h(ReportPhrases.outcome(answer, expected)))</li>"
             }.joined()
             let limit = check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? ""
-            out.append("<tr><th scope=\"row\">\(h(reported.device.isEmpty ? "unnamed" : reported.device))</th><td>\(h(reported.build))</td><td>\(h(reported.tester))</td>"
-                + "<td class=\"\(result.verdict?.rawValue ?? "")\">\(h(ReportPhrases.verdict(reported)))</td><td>attempt \(result.attempt) of \(reported.attempts)</td>"
+            out.append("<tr id=\"\(resultAnchor(reported))\"><th scope=\"row\">\(h(reported.device.isEmpty ? "unnamed" : reported.device))</th><td>\(h(reported.build))</td><td>\(h(reported.tester))</td>"
+                + "<td class=\"\(result.verdict?.rawValue ?? "")\">\(h(ReportPhrases.verdict(reported)))</td><td>\(h(ReportPhrases.attempt(reported)))</td>"
                 + "<td>\(h(ReportPhrases.time(result.activeSeconds) + limit))</td><td>\(h(ReportPhrases.counters(result, check)))</td>"
                 + "<td><ul>\(outcomes)</ul></td><td dir=\"auto\">\(h(result.notes ?? ""))</td></tr>")
         }

@@ -15,6 +15,7 @@ enum MarkdownReport {
         out.append("- Summary: \(ReportPhrases.summary(report))")
         out.append("- Evidence digest: `\(report.evidenceDigest)` (\(report.chains.count) session chain\(report.chains.count == 1 ? "" : "s"), listed under Evidence)")
         out.append("")
+        out += attentionLines(report.attention, e)
         out.append("## Protocols")
         out.append("")
         out.append("| Protocol | Title | Status | Content hash (SHA-256) | Results from another version |")
@@ -29,7 +30,7 @@ enum MarkdownReport {
         out.append("")
         out.append("| Criterion | Level | Conformance | Checks | Remarks |")
         out.append("| --- | --- | --- | --- | --- |")
-        for row in report.criteria {
+        for row in report.criteriaEvaluatedFirst {
             let term = row.isCoverageGap ? "Not Evaluated (gap in coverage)" : row.conformance.rawValue
             out.append("| \(e(row.criterion.title)) | \(row.criterion.level.rawValue) | \(term) | \(e(row.checks.joined(separator: ", "))) | \(e(row.remarks)) |")
         }
@@ -92,10 +93,20 @@ enum MarkdownReport {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// Failures and gaps first, before the full tables.
+    private static func attentionLines(_ attention: Attention, _ e: (String) -> String) -> [String] {
+        var out = ["## Needs attention", "", "- \(attention.failureHeadline)"]
+        out += attention.failures.map { "  - \(e(Attention.describe($0.check, $0.result)))" }
+        out.append("- \(e(attention.gapSentence))")
+        out.append("- \(e(attention.unansweredSentence))")
+        out.append("")
+        return out
+    }
+
     private static func resultLines(_ reported: ReportedResult, _ check: Check?, _ e: (String) -> String) -> [String] {
         let result = reported.result
         var lines = [
-            "- Device: \(e(reported.device.isEmpty ? "unnamed" : reported.device)); build \(e(reported.build)); tester \(e(reported.tester.isEmpty ? "unnamed" : reported.tester)); attempt \(result.attempt), \(reported.attempts) in all",
+            "- Device: \(e(reported.device.isEmpty ? "unnamed" : reported.device)); build \(e(reported.build)); tester \(e(reported.tester.isEmpty ? "unnamed" : reported.tester)); \(e(ReportPhrases.attempt(reported)))",
             "- Verdict: \(e(ReportPhrases.verdict(reported)))",
             "- Active time: \(ReportPhrases.time(result.activeSeconds))\(check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? "")",
             "- Counters: \(e(ReportPhrases.counters(result, check)))",

@@ -22,6 +22,11 @@ enum ReportPhrases {
         items.isEmpty ? "none" : items.joined(separator: "; ")
     }
 
+    /// "attempt 2 (2 finished in build 311)": attempts are numbered per build and device.
+    static func attempt(_ reported: ReportedResult) -> String {
+        "attempt \(reported.result.attempt) (\(reported.attempts) finished in build \(reported.build))"
+    }
+
     static func summary(_ report: ReleaseReport) -> String {
         let counts = report.summary
         let parts = CheckStatus.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }

@@ -1,0 +1,71 @@
+import CheckrunModel
+import CheckrunStore
+
+/// What a lead reads first: every failure, and where the release has no evidence. The HTML and
+/// Markdown reports open with it, above the full tables.
+public struct Attention: Sendable {
+    /// Each failing result, with its check.
+    public var failures: [(check: String, result: ReportedResult)]
+    /// A and AA criteria with no pass and no fail behind them.
+    public var gaps: [WCAGCriterion]
+    /// Checks without a pass or fail, by status (not run, blocked, skipped).
+    public var unanswered: [(status: CheckStatus, checks: Int)]
+
+    init(_ report: ReleaseReport) {
+        failures = report.checks.flatMap { entry in
+            entry.results.filter { $0.result.verdict == .fail }.map { (entry.reference.name, $0) }
+        }
+        gaps = report.criteria.filter(\.isCoverageGap).map(\.criterion)
+        unanswered = [CheckStatus.notRun, .blocked, .skipped].map { status in
+            (status, report.checks.filter { $0.status == status }.count)
+        }
+    }
+
+    /// "1 check failed", "No check failed".
+    var failureHeadline: String {
+        let checks = Set(failures.map(\.check)).count
+        return checks == 0 ? "No check failed." : "\(checks) check\(checks == 1 ? "" : "s") failed:"
+    }
+
+    /// One failure in words: where it failed, and the start of what the tester wrote.
+    static func describe(_ check: String, _ reported: ReportedResult) -> String {
+        let device = reported.device.isEmpty ? "an unnamed device" : reported.device
+        var text = "\(check) fails on \(device) (build \(reported.build))"
+        if let notes = notesPreview(reported.result) { text += ": " + notes }
+        return text
+    }
+
+    /// The tester's notes on a result and its outcomes, cut short when long: the full text is
+    /// shown once, with the result, not in every row that cites it.
+    static func notesPreview(_ result: CheckResult, limit: Int = 160) -> String? {
+        let notes = ([result.notes] + result.outcomes.map { $0?.note }).compactMap { $0 }.filter { !$0.isEmpty }
+        guard !notes.isEmpty else { return nil }
+        let joined = notes.joined(separator: "; ")
+        guard joined.count > limit else { return joined }
+        return String(joined.prefix(limit)) + "… (the full notes are with the result)"
+    }
+
+    /// "45 A and AA criteria have no evidence (Not Evaluated): 1.1.1, 1.2.1, …".
+    var gapSentence: String {
+        guard !gaps.isEmpty else { return "Every A and AA criterion has evidence." }
+        let count = gaps.count
+        return "\(count) A and AA criteri\(count == 1 ? "on has" : "a have") no pass or fail behind \(count == 1 ? "it" : "them") (Not Evaluated, a gap in coverage): "
+            + gaps.map(\.number).joined(separator: ", ") + "."
+    }
+
+    /// "19 checks not run, 1 blocked, 0 skipped."
+    var unansweredSentence: String {
+        let parts = unanswered.map { "\($0.checks) \($0.status.rawValue)" }
+        return "Checks without a pass or fail: " + parts.joined(separator: ", ") + "."
+    }
+}
+
+extension ReleaseReport {
+    public var attention: Attention { Attention(self) }
+
+    /// The criteria with evidence first, then those without, each group in WCAG order: a
+    /// lead reads what was evaluated before the gaps.
+    public var criteriaEvaluatedFirst: [CriterionRow] {
+        criteria.filter { $0.coverage.passed + $0.coverage.failed > 0 } + criteria.filter { $0.coverage.passed + $0.coverage.failed == 0 }
+    }
+}

@@ -1,0 +1,75 @@
+import CheckrunModel
+import CheckrunReports
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// A lead reads failures and gaps first, a long note once, and attempt numbers that add up.
+@Suite struct AttentionTests {
+    static let longNote = "Delete fired on the 4th try. " + String(repeating: "The grabber overlaps the Delete button by 6 pt. ", count: 40) + "The end of the note."
+
+    func makeReport() throws -> (ReportFixture, ReleaseReport) {
+        var fixture = try ReportFixture()
+        try fixture.add("tiny-target/touch-one-hand", build: "310", verdict: .pass, seconds: 40, counters: ["hits": 10])
+        try fixture.add("tiny-target/touch-one-hand", build: "311", verdict: .pass, seconds: 50, counters: ["hits": 10])
+        try fixture.add("tiny-target/touch-one-hand", build: "311", verdict: .fail, outcomes: [.fail, .pass], seconds: 55,
+                        counters: ["hits": 9], notes: Self.longNote)
+        try fixture.add("system-gesture-safe-zone/voiceover", build: "311", verdict: .pass, seconds: 10)
+        try fixture.add("system-gesture-safe-zone/larger-text-ax3", build: "311", verdict: .blocked)
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        return (fixture, report)
+    }
+
+    @Test func markdownOpensWithFailuresAndGaps() throws {
+        let (fixture, report) = try makeReport()
+        defer { fixture.folder.remove() }
+        let markdown = ReportFormat.markdown.render(report)
+        let attention = try #require(markdown.range(of: "## Needs attention\n\n- 1 check failed:\n  - tiny-target/touch-one-hand fails on iPhone 15 (build 311): Delete fired"))
+        let tables = try #require(markdown.range(of: "## Protocols"))
+        #expect(attention.lowerBound < tables.lowerBound, "before every table")
+        #expect(markdown.contains("A and AA criteria have no pass or fail behind them (Not Evaluated, a gap in coverage): 1.1.1, "))
+        #expect(markdown.contains("- Checks without a pass or fail: 19 not run, 1 blocked, 0 skipped."))
+    }
+
+    @Test func evaluatedCriteriaComeBeforeTheGaps() throws {
+        let (fixture, report) = try makeReport()
+        defer { fixture.folder.remove() }
+        for text in [ReportFormat.markdown.render(report), ReportFormat.html.render(report)] {
+            let evaluated = try #require(text.range(of: "2.5.8 Target Size (Minimum)</th>") ?? text.range(of: "| 2.5.8 Target Size (Minimum) |"))
+            let gap = try #require(text.range(of: "1.1.1 Non-text Content</th>") ?? text.range(of: "| 1.1.1 Non-text Content |"))
+            #expect(evaluated.lowerBound < gap.lowerBound)
+        }
+    }
+
+    @Test func aLongNoteIsShownInFullOnlyWithItsResult() throws {
+        let (fixture, report) = try makeReport()
+        defer { fixture.folder.remove() }
+        let mapped = (report.criteria.filter { $0.checks.contains("tiny-target/touch-one-hand") && $0.coverage.failed > 0 })
+        #expect(mapped.count >= 2, "the check maps to several criteria, each citing the failure")
+        for row in mapped {
+            #expect(!row.remarks.contains(Self.longNote))
+            #expect(row.remarks.contains("… (the full notes are with the result)"), "\(row.remarks)")
+        }
+        for text in [ReportFormat.markdown.render(report), ReportFormat.html.render(report)] {
+            #expect(text.components(separatedBy: "The end of the note.").count - 1 == 1, "the whole note appears once")
+        }
+    }
+
+    @Test func eachFailureLinksToItsResultInHTML() throws {
+        let (fixture, report) = try makeReport()
+        defer { fixture.folder.remove() }
+        let html = ReportFormat.html.render(report)
+        let anchor = try #require(html.firstMatch(of: /<li dir="auto"><a href="#(result-[0-9a-f-]{36})">tiny-target\/touch-one-hand fails on iPhone 15/)?.1)
+        #expect(html.contains("<tr id=\"\(anchor)\">"), "the link lands on the failing result's row")
+        #expect(html.components(separatedBy: "id=\"\(anchor)\"").count == 2, "ids are unique")
+    }
+
+    @Test func attemptsAreCountedInTheBuildTheyAreNumberedIn() throws {
+        let (fixture, report) = try makeReport()
+        defer { fixture.folder.remove() }
+        let touch = try #require(report.checks.first { $0.reference.name == "tiny-target/touch-one-hand" }?.results.first)
+        #expect(touch.result.attempt == 2 && touch.attempts == 2, "310's attempt is not counted beside 311's two")
+        #expect(ReportFormat.markdown.render(report).contains("attempt 2 (2 finished in build 311)"))
+    }
+}
