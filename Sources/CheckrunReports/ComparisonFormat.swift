@@ -24,9 +24,11 @@ public enum ComparisonFormat: String, Sendable, CaseIterable {
 }
 
 enum ComparisonRenderer {
-    static func figures(_ figures: BuildFigures?) -> String {
+    /// One build's figures; `inWords` for the terminal's text, where times are said in words.
+    static func figures(_ figures: BuildFigures?, inWords: Bool = false) -> String {
         guard let figures else { return "no result" }
-        var parts = [figures.medianSeconds.map { "median " + Decimals.fixed($0, places: 1) + " s" } ?? "not timed"]
+        let time = { (seconds: Double) in inWords ? Durations.spoken(seconds) : Decimals.fixed(seconds, places: 1) + " s" }
+        var parts = [figures.medianSeconds.map { "median " + time($0) } ?? "not timed"]
         parts += figures.medianCounters.sorted { $0.key < $1.key }.map { "\($0.key) \(Comparison.format($0.value))" }
         parts.append(figures.verdict.rawValue)
         return parts.joined(separator: ", ") + " (\(figures.results) result\(figures.results == 1 ? "" : "s"))"
@@ -49,10 +51,10 @@ enum ComparisonRenderer {
         for check in comparison.checks {
             lines.append(DisplayText.neutralised(check.label) + (check.removed ? " (no longer in the protocols)" : ""))
             for (index, figures) in check.builds.enumerated() {
-                lines.append("  \(labels[index]): \(self.figures(figures))")
+                lines.append("  \(labels[index]): \(self.figures(figures, inWords: true))")
             }
             for change in check.changes {
-                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, comparison.labels)))
+                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, comparison.labels, inWords: true)))
             }
         }
         if comparison.checks.isEmpty { lines.append("No results in these builds.") }

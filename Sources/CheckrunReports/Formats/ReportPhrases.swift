@@ -70,7 +70,15 @@ enum ReportPhrases {
         return "\(base) (amended \(times)\(reported.amendReason.map { ": \($0)" } ?? ""))"
     }
 
-    static func change(_ change: BuildChange, _ labels: [String]) -> String {
+    /// A time difference: "+5.0 s" in tables, "5 seconds longer" in words (the terminal's text,
+    /// which speech reads: "+5.0 s" is heard as "plus five point zero ess").
+    static func timeDelta(_ delta: Double, inWords: Bool) -> String {
+        guard inWords else { return Decimals.fixed(delta, places: 1, plus: true) + " s" }
+        if abs(delta) < 0.05 { return "unchanged" }
+        return Durations.spoken(abs(delta)) + (delta > 0 ? " longer" : " shorter")
+    }
+
+    static func change(_ change: BuildChange, _ labels: [String], inWords: Bool = false) -> String {
         var parts: [String] = []
         switch change.verdictChange {
         case .same: break
@@ -81,7 +89,7 @@ enum ReportPhrases {
         } else {
             if let delta = change.secondsDelta {
                 let percent = change.percentDelta.map { " (" + Decimals.fixed($0, places: 0, plus: true) + "%)" } ?? ""
-                parts.append("time " + Decimals.fixed(delta, places: 1, plus: true) + " s" + percent)
+                parts.append("time " + timeDelta(delta, inWords: inWords) + percent)
             }
             for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
                 parts.append("\(name) \(delta > 0 ? "+" : "")\(Comparison.format(delta))")
