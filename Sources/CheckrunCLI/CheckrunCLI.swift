@@ -34,6 +34,25 @@ public enum CheckrunCLI {
         OptionDefinition("help", .flag, help: "Show this help."),
     ]
 
+    /// `checkrun --accessible run …` as `checkrun run … --accessible`: the global options the
+    /// overview lists are taken before the command too, as git and swift take theirs.
+    static func placingGlobalOptionsAfterTheCommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let name = String(arguments[index].dropFirst(2).prefix { $0 != "=" })
+            guard name != "help", let option = globalOptions.first(where: { $0.name == name }) else { break }
+            leading.append(arguments[index])
+            index += 1
+            if case .value = option.kind, !arguments[index - 1].contains("="), index < arguments.count {
+                leading.append(arguments[index])
+                index += 1
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        return [arguments[index]] + arguments[(index + 1)...] + leading
+    }
+
     static func definition(named name: String) -> CommandDefinition? {
         commands.first { $0.definition.name == name }?.definition
     }
@@ -46,7 +65,8 @@ public enum CheckrunCLI {
         exit(code)
     }
 
-    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    public static func run(_ given: [String], environment: [String: String]) -> Int32 {
+        let arguments = placingGlobalOptionsAfterTheCommand(given)
         let stderr = FileHandle.standardError
         func fail(_ message: String) { stderr.write(Data((TerminalText(message).rendered + "\n").utf8)) }
 
@@ -65,10 +85,15 @@ public enum CheckrunCLI {
         guard let command = commands.first(where: { $0.definition.name == first }) else {
             let names = commands.map { $0.definition.name }
             // An option before any command is compared with the options that may come first.
-            let candidates = first.hasPrefix("-") ? ["--version", "--help"] : names
+            let candidates = first.hasPrefix("-") ? ["--version", "--help"] + globalOptions.map { "--" + $0.name } : names
             let suggestion = Suggestions.closest(to: first, among: candidates).first.map { " Did you mean '\($0)'?" } ?? ""
+            let commandList = "Commands: \(names.joined(separator: ", ")). See 'checkrun --help'."
+            if globalOptions.contains(where: { first.hasPrefix("--\($0.name)") }) {
+                fail("checkrun: error: a command is missing after the global options, e.g. checkrun --accessible list.\n\(commandList)")
+                return 2
+            }
             let what = first.hasPrefix("-") ? "option '\(first)' before a command" : "command '\(first)'"
-            fail("checkrun: error: unknown \(what).\(suggestion)\nCommands: \(names.joined(separator: ", ")). See 'checkrun --help'.")
+            fail("checkrun: error: unknown \(what).\(suggestion)\n\(commandList)")
             return 2
         }
         do {

@@ -37,4 +37,18 @@ import Testing
         let lint = try Checkrun.run(["lint"], in: folder.path)
         #expect(lint.status == 1 && lint.stderr.contains("no such file or folder") && !lint.stderr.contains("0 files checked"), "\(lint.stderr)")
     }
+
+    @Test func globalOptionsAreTakenBeforeTheCommandToo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let before = try Checkrun.run(["--protocols", Repository.path("protocols"), "--accessible", "list", "--profile", "Switch Control"], in: folder.path)
+        let after = try Checkrun.run(["list", "--profile", "Switch Control", "--protocols", Repository.path("protocols"), "--accessible"], in: folder.path)
+        #expect(before.status == 0 && before.stdout == after.stdout && before.stdout.contains("switch-control"), "\(before.stderr)")
+        let joined = try Checkrun.run(["--protocols=" + Repository.path("protocols"), "show", "tiny-target"], in: folder.path)
+        #expect(joined.status == 0 && joined.stdout.contains("Tiny Target"))
+        let alone = try Checkrun.run(["--accessible"], in: folder.path)
+        #expect(alone.status == 2 && alone.stderr.contains("a command is missing after the global options"), "\(alone.stderr)")
+        let typo = try Checkrun.run(["--protocolz", "x", "list"], in: folder.path)
+        #expect(typo.status == 2 && typo.stderr.contains("Did you mean '--protocols'?"))
+    }
 }
