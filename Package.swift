@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CheckrunCLITests",
-            dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunTestSupport"]
+            dependencies: ["CheckrunCLI", "CheckrunModel", "CheckrunStore", "CheckrunTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -67,16 +67,17 @@ public struct ProcessResult: Sendable {
 
 /// Runs the built `checkrun` binary as a user would: a real process, real exit code.
 public enum Checkrun {
-    /// The binary SwiftPM built beside the test bundle.
+    /// The binary SwiftPM built beside the test bundle, in the same build folder (debug or
+    /// release), so the tests run the build they were built with: never a stale binary from
+    /// another configuration, which a fixed `.build/debug/checkrun` could have been.
     public static var executable: String {
-        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("checkrun").path,
-            bundleDirectory.appendingPathComponent("checkrun").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("checkrun").path,
             Bundle.main.bundleURL.appendingPathComponent("checkrun").path,
-            Repository.path(".build/debug/checkrun"),
         ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[candidates.count - 1]
+        // A missing binary makes every run fail with a message naming where it was looked for.
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }
 
     /// Runs checkrun with `arguments` in `directory`, feeding `input` on standard input.

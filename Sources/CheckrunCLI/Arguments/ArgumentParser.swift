@@ -19,10 +19,21 @@ public struct ParsedArguments: Sendable {
     public var values: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
+    /// The options the command declares (with the global ones). Reading any other is a
+    /// mistake in checkrun, not the user's: it would always read nothing (as `CheckFilter` once
+    /// read `--wcag` for `run`, which did not declare it). Debug builds, which the tests run,
+    /// stop on it.
+    public var declared: Set<String>
 
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public init(declared: Set<String>) { self.declared = declared }
+
+    public func value(_ name: String) -> String? { checked(name); return values[name]?.last }
+    public func all(_ name: String) -> [String] { checked(name); return values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { checked(name); return flags.contains(name) }
+
+    private func checked(_ name: String) {
+        assert(declared.contains(name), "checkrun reads --\(name), which this command does not declare")
+    }
 }
 
 /// Parses `--flag`, `--name value`, `--name=value` and positionals against a command's
@@ -30,7 +41,7 @@ public struct ParsedArguments: Sendable {
 public enum ArgumentParser {
     public static func parse(_ arguments: [String], for command: CommandDefinition, global: [OptionDefinition]) throws(UsageError) -> ParsedArguments {
         let options = command.options + global
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(declared: Set(options.map(\.name)))
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -79,7 +90,7 @@ public enum ArgumentParser {
                 } else {
                     throw UsageError("'--\(name)' needs a value: --\(name) \(valueName)", command: command.name)
                 }
-                if case .value = option.kind, let previous = parsed.value(name), previous != value {
+                if case .value = option.kind, let previous = parsed.values[name]?.last, previous != value {
                     throw UsageError("'--\(name)' is given twice ('\(previous)' and '\(value)'); give it once", command: command.name)
                 }
                 parsed.values[name, default: []].append(value)

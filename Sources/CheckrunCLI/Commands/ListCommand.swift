@@ -8,11 +8,8 @@ struct ListCommand: CheckrunCommand {
         abstract: "List protocols and their checks: id, profile and task.",
         discussion: "Filters combine: a check is listed when it matches all of them.",
         options: [
-            OptionDefinition("protocol", .repeated("ID"), help: "Only this protocol (repeatable)."),
-            OptionDefinition("profile", .value("TEXT"), help: "Only checks whose profile contains TEXT, e.g. \"Switch Control\" (case ignored)."),
-            OptionDefinition("wcag", .value("SC"), help: "Only checks that give evidence for this success criterion, e.g. 2.5.8."),
             OptionDefinition("json", .flag, help: "Print JSON instead of text."),
-        ],
+        ] + CheckFilter.options,
         examples: [
             Example("checkrun list --profile voiceover", "Every check a VoiceOver tester walks."),
             Example("checkrun list --wcag 2.5.8 --json", "The checks behind Target Size (Minimum), as JSON."),
@@ -56,45 +53,3 @@ struct ListCommand: CheckrunCommand {
         return 0
     }
 }
-
-/// The `--protocol`, `--profile`, `--wcag` and `--check` filters shared by `list` and `run`.
-struct CheckFilter {
-    var protocols: [String]
-    var checks: [String]
-    var profile: String?
-    var wcag: String?
-
-    init(_ arguments: ParsedArguments) {
-        protocols = arguments.all("protocol")
-        checks = arguments.all("check")
-        profile = arguments.value("profile")
-        wcag = arguments.value("wcag")
-    }
-
-    func apply(to library: ProtocolLibrary) throws -> [CheckReference] {
-        for id in protocols where library.document(id: id) == nil {
-            let hint = library.suggestions(forProtocol: id).first.map { " Did you mean \"\($0)\"?" } ?? ""
-            throw CommandFailure("no protocol \"\(id)\" in \(library.directory).\(hint) Run `checkrun list` to see them all.")
-        }
-        var selected: [CheckReference] = []
-        for name in checks {
-            guard let reference = library.check(named: name) else {
-                let hint = library.suggestions(forCheck: name).first.map { " Did you mean \"\($0)\"?" } ?? ""
-                throw CommandFailure("no check \"\(name)\"; name a check as protocol-id/check-id.\(hint) Run `checkrun list` to see them all.")
-            }
-            selected.append(reference)
-        }
-        if let wcag, !WCAGTable.wcag22.contains(wcag) {
-            let hint = WCAGTable.wcag22.suggestions(for: wcag).first.map { " Did you mean \($0)?" } ?? ""
-            throw CommandFailure("\"\(wcag)\" is not a WCAG 2.2 success criterion.\(hint)")
-        }
-        let pool = selected.isEmpty ? library.allChecks : selected
-        return pool.filter { reference in
-            (protocols.isEmpty || protocols.contains(reference.document.id))
-                && (profile.map { reference.check.profile.localizedCaseInsensitiveContains($0) } ?? true)
-                && (wcag.map { reference.criteria.contains($0) } ?? true)
-        }
-    }
-}
-
-import Foundation

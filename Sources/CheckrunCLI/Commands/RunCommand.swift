@@ -22,11 +22,8 @@ struct RunCommand: CheckrunCommand {
             OptionDefinition("device", .value("TEXT"), help: "The device, e.g. \"iPhone 15, iOS 18.2\"."),
             OptionDefinition("os", .value("VERSION"), help: "The OS version, e.g. 18.2."),
             OptionDefinition("tester", .value("NAME"), help: "Who is testing (default: $USER)."),
-            OptionDefinition("protocol", .repeated("ID"), help: "Only the checks of this protocol (repeatable)."),
-            OptionDefinition("check", .repeated("ID"), help: "Only this check, as protocol/check (repeatable)."),
-            OptionDefinition("profile", .value("TEXT"), help: "Only checks whose profile contains TEXT, e.g. VoiceOver."),
             StoreOptions.database,
-        ],
+        ] + CheckFilter.options,
         examples: [
             Example("checkrun run --release 2.4 --build 311 --device \"iPhone 15\"", "Walk every check in ./protocols."),
             Example("checkrun run --release 2.4 --build 311 --profile \"Switch Control\" --accessible", "Walk the Switch Control checks with screen-reader-friendly output."),

@@ -1,0 +1,74 @@
+@testable import CheckrunCLI
+import Testing
+
+/// The parser in process, against the commands' own declarations: no binary, no shell.
+@Suite struct ArgumentParserTests {
+    func parse(_ command: String, _ arguments: [String]) throws -> ParsedArguments {
+        let definition = try #require(CheckrunCLI.definition(named: command))
+        return try ArgumentParser.parse(arguments, for: definition, global: CheckrunCLI.globalOptions)
+    }
+
+    func usageError(_ command: String, _ arguments: [String]) throws -> String {
+        let definition = try #require(CheckrunCLI.definition(named: command))
+        do {
+            _ = try ArgumentParser.parse(arguments, for: definition, global: CheckrunCLI.globalOptions)
+            Issue.record("\(arguments) parsed")
+            return ""
+        } catch {
+            #expect(error.command == command, "the error points at the command's help")
+            return error.message
+        }
+    }
+
+    @Test func valuesEitherWayRepeatedOptionsFlagsAndPositionals() throws {
+        let parsed = try parse("report", ["--release=2.4", "--format", "html", "--fail-on-failure", "--accessible"])
+        #expect(parsed.value("release") == "2.4" && parsed.value("format") == "html")
+        #expect(parsed.flag("fail-on-failure") && parsed.flag("accessible") && !parsed.flag("unverified"))
+        let record = try parse("record", ["--release", "2.4", "--build", "311", "--check", "a/b", "--expected", "1=pass", "--expected", "2=fail"])
+        #expect(record.all("expected") == ["1=pass", "2=fail"])
+        let merge = try parse("merge", ["--", "--odd-name.sqlite", "b.sqlite"])
+        #expect(merge.positionals == ["--odd-name.sqlite", "b.sqlite"], "after -- every word is a file")
+        #expect(try parse("list", ["-h"]).flag("help"))
+        #expect(try parse("lint", ["-"]).positionals == ["-"])
+    }
+
+    @Test func mistakesAreUsageErrorsThatSayTheFix() throws {
+        #expect(try usageError("list", ["--profil", "x"]).contains("unknown option '--profil' for 'checkrun list'. Did you mean '--profile'?"))
+        #expect(try usageError("list", ["--json=yes"]).contains("'--json' is a flag and takes no value"))
+        #expect(try usageError("report", ["--release"]).contains("'--release' needs a value: --release R"))
+        #expect(try usageError("report", ["--release", "--format", "json"]).contains("'--release' needs a value"))
+        #expect(try usageError("report", ["--release", "2.4", "--release", "2.5"]).contains("'--release' is given twice ('2.4' and '2.5')"))
+        #expect(try usageError("record", ["--verdict", "pass"]).contains("missing --release R, --build B, --check PROTOCOL/CHECK"), "all at once")
+        #expect(try usageError("list", ["-p"]).contains("checkrun's options are long"))
+        #expect(try usageError("show", []).contains("missing ID"))
+        #expect(try usageError("show", ["a", "b"]).contains("unexpected argument 'b'"))
+    }
+
+    @Test func theSameValueTwiceIsNotAMistake() throws {
+        #expect(try parse("report", ["--release", "2.4", "--release=2.4"]).value("release") == "2.4")
+    }
+
+    @Test func listAndRunShareTheirCheckFiltersDeclaredOnce() throws {
+        for command in ["list", "run"] {
+            let parsed = try parse(command, ["--protocol", "p", "--check", "p/c", "--check", "p/c", "--profile", "VoiceOver", "--wcag", "2.5.8"])
+            let filter = CheckFilter(parsed)
+            #expect(filter.protocols == ["p"] && filter.profile == "VoiceOver" && filter.wcag == "2.5.8")
+            #expect(filter.checks == ["p/c"], "a check named twice is walked once")
+        }
+    }
+
+    @Test func everyCommandDeclaresEachOptionOnce() throws {
+        for command in CheckrunCLI.commands {
+            let names = (command.definition.options + CheckrunCLI.globalOptions).map(\.name)
+            #expect(Set(names).count == names.count, "\(command.definition.name): \(names)")
+        }
+    }
+
+    @Test func globalOptionsMayComeBeforeTheCommand() {
+        #expect(CheckrunCLI.placingGlobalOptionsAfterTheCommand(["--protocols", "p", "--accessible", "list", "--json"])
+                    == ["list", "--json", "--protocols", "p", "--accessible"])
+        #expect(CheckrunCLI.placingGlobalOptionsAfterTheCommand(["--protocols=p", "show", "x"]) == ["show", "x", "--protocols=p"])
+        #expect(CheckrunCLI.placingGlobalOptionsAfterTheCommand(["--help", "list"]) == ["--help", "list"], "--help first is the overview")
+        #expect(CheckrunCLI.placingGlobalOptionsAfterTheCommand(["--accessible"]) == ["--accessible"], "no command: left for the error")
+    }
+}
