@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Data flows one way: catalog text → protocols → walk → store → reports.
-// Each layer is its own target; a lower layer never imports a higher one.
+// Each layer is its own target and imports only the ones below it: the model at the bottom; the
+// store, the walk and the terminal on the model; the reports on the store; the CLI wires the
+// walk's saves to the store and the rest together, and the executable only calls it.
 let package = Package(
     name: "checkrun",
     products: [
@@ -37,7 +39,7 @@ let package = Package(
         .executableTarget(name: "checkrun-bench", dependencies: ["CheckrunModel", "CheckrunStore"]),
 
         // Helpers the test targets share: fixtures, temporary folders, running the built binary.
-        .target(name: "CheckrunTestSupport", path: "Tests/Support"),
+        .target(name: "CheckrunTestSupport", dependencies: ["CheckrunModel", "CheckrunWalk"], path: "Tests/Support"),
 
         .testTarget(
             name: "CheckrunModelTests",

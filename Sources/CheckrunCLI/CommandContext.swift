@@ -73,6 +73,18 @@ public final class CommandContext: @unchecked Sendable {
     /// A checkrun command line as the user can run it from where they are: `swift run checkrun …`
     /// after the README's `swift run`, `checkrun …` when that is on the PATH, else the binary's
     /// full path. Hints must work as printed.
+    /// The wall clock: read here, at the edge, and handed to the walk, the model and the store,
+    /// none of which reads one of its own.
+    func now() -> Date { Date() }
+
+    /// A new result's id, ordered by the time it is made (results made together are stored
+    /// together).
+    func newResultID() -> UUID { .timeOrdered(at: now()) }
+
+    /// A new session's id: random, since testers type its first eight digits to resume it, and
+    /// ids ordered by time would share those digits for a minute at a time.
+    func newSessionID() -> UUID { UUID() }
+
     func command(_ rest: String) -> String {
         let invoked = CommandLine.arguments.first ?? "checkrun"
         // Started by its bare name, the shell found it on the PATH, where that name finds it again.

@@ -63,7 +63,7 @@ extension ResultStore {
 
     /// Records a correction: a new record that supersedes the result's last one and says why.
     /// The earlier records stay, so nothing recorded is ever lost.
-    public func amend(_ corrected: CheckResult, reason: String, at date: Date = Date()) throws {
+    public func amend(_ corrected: CheckResult, reason: String, at date: Date) throws {
         try database.transaction {
             try writeProjection(corrected)
             try database.run("UPDATE results SET amendments = amendments + 1, amend_reason = ? WHERE id = ?",

@@ -53,10 +53,11 @@ extension ResultStore {
         }
     }
 
-    /// The results of one session, every attempt, in the order they were started.
+    /// The results of one session, every attempt, in the order they were started; results a
+    /// walk started together, in the order they were first saved.
     public func results(inSession sessionID: UUID) throws -> [CheckResult] {
         let rows = try database.query(
-            "SELECT \(Self.resultColumns) FROM results r WHERE r.session_id = ? ORDER BY r.started_at, r.attempt",
+            "SELECT \(Self.resultColumns) FROM results r WHERE r.session_id = ? ORDER BY r.started_at, r.attempt, r.rowid",
             [.text(sessionID.storageText)], Self.readResult)
         var results = rows.compactMap { $0 }
         try loadParts(of: &results)

@@ -145,7 +145,7 @@ public final class ResultStore {
         }
     }
 
-    public func finish(sessionID: UUID, at date: Date = Date()) throws {
+    public func finish(sessionID: UUID, at date: Date) throws {
         try database.transaction {
             try database.run("UPDATE sessions SET finished_at = ? WHERE id = ?", [SQLValue(date), .text(sessionID.storageText)])
         }

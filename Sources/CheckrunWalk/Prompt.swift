@@ -20,6 +20,8 @@ public struct Prompt: Sendable, Equatable {
 public enum WalkEvent: Sendable, Equatable {
     /// Show this line to the tester.
     case say(String)
+    /// The line that begins a check ("Check 2 of 22: …"), which a caller may emphasise.
+    case heading(String)
     /// A line of lower importance (hints), which a caller may dim.
     case hint(String)
     /// Save this result now, before asking anything else.

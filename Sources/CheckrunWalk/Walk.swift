@@ -35,7 +35,11 @@ public struct Walk: Sendable {
     ///   - results: what the session already holds (latest attempt per check), for resuming.
     ///   - nextAttempts: the attempt number, by check name, for a check that has no result in
     ///     this session yet (1 when missing); computed before the walk, so no query runs here.
-    public init(session: Session, plan: [CheckReference], results existing: [CheckResult], nextAttempts: [String: Int]) {
+    ///   - date: when the walk starts: the start of the results it makes.
+    ///   - newID: makes each new result's id. The walk reads no clock and makes no id of its own,
+    ///     so the same answers at the same times give the same results.
+    public init(session: Session, plan: [CheckReference], results existing: [CheckResult], nextAttempts: [String: Int],
+                at date: Date, newID: () -> UUID) {
         self.session = session
         self.plan = plan
         // One hash per protocol, not one per check: hashing is the costly part of a long plan.
@@ -50,8 +54,8 @@ public struct Walk: Sendable {
         }
         self.results = plan.map { reference in
             var result = latest[reference.name] ?? CheckResult(
-                sessionID: session.id, check: reference.name, protocolHash: hashes[reference.document.id] ?? "",
-                attempt: nextAttempts[reference.name] ?? 1, outcomeCount: reference.check.expected.count)
+                id: newID(), sessionID: session.id, check: reference.name, protocolHash: hashes[reference.document.id] ?? "",
+                attempt: nextAttempts[reference.name] ?? 1, outcomeCount: reference.check.expected.count, startedAt: date)
             while result.outcomes.count < reference.check.expected.count { result.outcomes.append(nil) }
             return result
         }
@@ -109,7 +113,7 @@ public struct Walk: Sendable {
         let check = reference.check
         var lines: [WalkEvent] = [
             .say(""),
-            .say("Check \(index + 1) of \(plan.count): \(reference.name)"),
+            .heading("Check \(index + 1) of \(plan.count): \(reference.name)"),
             .say("Protocol: \(reference.document.title)"),
             .say("Profile: \(check.profile)"),
             .say("Task: \(check.task)"),
@@ -137,7 +141,7 @@ public struct Walk: Sendable {
 
     /// Handles one answer: a line, or a single stopwatch key (Enter is the empty string).
     /// `now` is a monotonic clock reading in seconds.
-    public mutating func handle(_ input: String, now: Double, date: Date = Date()) -> [WalkEvent] {
+    public mutating func handle(_ input: String, now: Double, date: Date) -> [WalkEvent] {
         guard let index = currentCheck, let step = currentStep else { return [.finished] }
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         let word = trimmed.lowercased()

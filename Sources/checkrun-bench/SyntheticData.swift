@@ -80,7 +80,7 @@ struct SyntheticData {
                         let offset = Int(random.next() % UInt64(checks.count))
                         let plan = (0..<size).map { checks[(offset + $0) % checks.count] }
                         clock += 600
-                        let session = Session(release: release, build: build, device: device, tester: "tester \(deviceIndex % 5)",
+                        let session = Session(id: UUID(), release: release, build: build, device: device, tester: "tester \(deviceIndex % 5)",
                                               plan: plan.map(\.name), startedAt: Date(timeIntervalSince1970: clock), finishedAt: Date(timeIntervalSince1970: clock + 500))
                         try store.insert(session)
                         for reference in plan {
@@ -105,7 +105,7 @@ struct SyntheticData {
     static func result(for reference: CheckReference, hash: String, session: Session, at clock: Double, _ random: inout SplitMix) -> CheckResult {
         let date = Date(timeIntervalSince1970: clock)
         let check = reference.check
-        var result = CheckResult(sessionID: session.id, check: reference.name, protocolHash: hash,
+        var result = CheckResult(id: .timeOrdered(at: date), sessionID: session.id, check: reference.name, protocolHash: hash,
                                  attempt: 1, outcomeCount: check.expected.count, startedAt: date)
         let fails = random.next() % 100 < 5
         let failing = fails && !check.expected.isEmpty ? Int(random.next() % UInt64(check.expected.count)) : -1

@@ -77,13 +77,15 @@ var rows: [(String, String)] = []
 // 1. The walk: an answer's durable commit, the whole walk's memory, start-up of small commands.
 do {
     let store = try ResultStore(path: scratch.appendingPathComponent("commit.sqlite").path)
-    let session = Session(release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"])
+    let now = Date()
+    let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: now)
     try store.insert(session)
-    var result = CheckResult(sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x", attempt: 1, outcomeCount: 2)
-    result.stopwatch = [StopwatchEvent(.start, at: 0), StopwatchEvent(.stop, at: 12)]
+    var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
+                             attempt: 1, outcomeCount: 2, startedAt: now)
+    result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: now), StopwatchEvent(.stop, at: 12, recordedAt: now)]
     var times: [Double] = []
     for round in 0..<500 {
-        result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)")
+        result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
         result.tally = round
         let start = ProcessInfo.processInfo.systemUptime
         try store.save(result)

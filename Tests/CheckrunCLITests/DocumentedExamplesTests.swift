@@ -77,7 +77,7 @@ struct ExampleFolder {
         let store = try ResultStore(path: folder.path("checkrun.sqlite"))
         for id in ["3F2A91C4-5B6D-4E7F-8091-A2B3C4D5E6F7", "28100DC5-5B6D-4E7F-8091-A2B3C4D5E6F7"] {
             try store.insert(Session(id: try #require(UUID(uuidString: id)), release: "2.4", build: "311", device: "iPad mini",
-                                     tester: "Ben", plan: ["tiny-target/touch-one-hand"]))
+                                     tester: "Ben", plan: ["tiny-target/touch-one-hand"], startedAt: Date()))
         }
     }
 

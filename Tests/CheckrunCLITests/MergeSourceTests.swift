@@ -109,7 +109,7 @@ import Testing
         // An attacker's session whose record payload carries the failing result's id.
         let session = Session(release: "2.4", build: "1", plan: ["tiny-target/touch-one-hand"])
         var forged = CheckResult(id: UUID(uuidString: failing.0) ?? UUID(), sessionID: session.id, check: "tiny-target/touch-one-hand",
-                                 protocolHash: "h", attempt: 1, outcomeCount: 2)
+                                 protocolHash: "h", attempt: 1, outcomeCount: 2, startedAt: Date())
         forged.verdict = .pass
         for recordResultID in [forged.id, UUID(uuidString: passing.0) ?? UUID()] {
             let record = Record(sessionID: session.id, sequence: 1, resultID: recordResultID, kind: .answer, reason: nil,

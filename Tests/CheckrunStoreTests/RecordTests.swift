@@ -95,7 +95,7 @@ import Testing
         var result = try #require(try fixture.store.results(inSession: session.id).first)
         result.verdict = .pass
         result.outcomes[1] = OutcomeAnswer(.pass)
-        try fixture.store.amend(result, reason: "Delete fired from the debug overlay")
+        try fixture.store.amend(result, reason: "Delete fired from the debug overlay", at: Date())
         let chain = try records(fixture.store, session)
         #expect(chain.count == 4)
         #expect(chain.last?.kind == .amend && chain.last?.reason == "Delete fired from the debug overlay")
@@ -229,7 +229,7 @@ import Testing
             var result = try #require(try fixture.store.results(inSession: session.id).first)
             result.verdict = .pass
             return result
-        }(), reason: "retested")
+        }(), reason: "retested", at: Date())
         let before = try records(fixture.store, session)
         try fixture.raw(OlderSchema.version2)
         let upgraded = try ResultStore(path: fixture.store.database.path)

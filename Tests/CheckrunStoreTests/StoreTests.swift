@@ -79,7 +79,7 @@ import Testing
         try store.insert(old)
         try store.insert(new)
         #expect(try store.latestUnfinishedSession()?.id == new.id)
-        try store.finish(sessionID: new.id)
+        try store.finish(sessionID: new.id, at: Date())
         #expect(try store.latestUnfinishedSession()?.id == old.id)
         let summaries = try store.sessionSummaries(release: "2.5")
         #expect(summaries.map(\.session.id) == [new.id])

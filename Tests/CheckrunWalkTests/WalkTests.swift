@@ -20,8 +20,22 @@ import Testing
 
     static var plan: [CheckReference] { document.checks.map { CheckReference(document: document, check: $0) } }
 
+    /// The walk's clock: a reading of `now` seconds is this many seconds after the start.
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let session = Session(id: UUID(uuid: (0x5E, 0x55, 0x10, 0x4E, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)), release: "1", build: "2",
+                                 plan: plan.map(\.name), startedAt: start)
+
+    /// Ids 1, 2, 3… in the last byte: the walk makes none of its own.
+    static func sequentialIDs() -> () -> UUID {
+        var next: UInt8 = 0
+        return {
+            next += 1
+            return UUID(uuid: (0x12, 0x34, 0, 0, 0, 0, 0x70, 0, 0x80, 0, 0, 0, 0, 0, 0, next))
+        }
+    }
+
     func makeWalk(results: [CheckResult] = []) -> Walk {
-        Walk(session: Session(release: "1", build: "2", plan: Self.plan.map(\.name)), plan: Self.plan, results: results, nextAttempts: [:])
+        Walk(session: Self.session, plan: Self.plan, results: results, nextAttempts: [:], at: Self.start, newID: Self.sequentialIDs())
     }
 
     /// Feeds answers at the given clock readings and collects what was said and saved.
@@ -36,9 +50,9 @@ import Testing
     func feed(_ walk: inout Walk, _ answers: [(String, Double)]) -> Transcript {
         var transcript = Transcript()
         for (answer, now) in answers {
-            for event in walk.handle(answer, now: now) {
+            for event in walk.handle(answer, now: now, date: Self.start.addingTimeInterval(now)) {
                 switch event {
-                case .say(let line): transcript.said.append(line)
+                case .say(let line), .heading(let line): transcript.said.append(line)
                 case .hint: break
                 case .save(let result): transcript.saves.append(result)
                 case .quit: transcript.quit = true
@@ -51,7 +65,7 @@ import Testing
 
     @Test func aCheckWithPauseTallyAndAFailedOutcome() {
         var walk = makeWalk()
-        #expect(walk.introduce().contains(.say("Check 1 of 3: sample/inspect")))
+        #expect(walk.introduce().contains(.heading("Check 1 of 3: sample/inspect")))
         #expect(walk.prompt?.step == .timing)
         #expect(walk.prompt?.mode == .line)
         let transcript = feed(&walk, [("", 100), (" ", 101), ("p", 110), ("p", 115), ("", 120)])
@@ -208,7 +222,7 @@ import Testing
 
     @Test func helpQuitAndStopwatchKeysAreAvailableEverywhere() {
         var walk = makeWalk()
-        let help = walk.handle("?", now: 0)
+        let help = walk.handle("?", now: 0, date: Self.start)
         #expect(help.contains(.hint("  b  back     change the previous answer")))
         feed(&walk, [("", 0)])
         #expect(walk.prompt?.mode == .stopwatch)
@@ -226,7 +240,7 @@ import Testing
         #expect(resumed.currentCheck == 1)
         #expect(resumed.prompt?.step == .outcome(1))
         #expect(resumed.results[1].counters["hits"]?.value == 10)
-        #expect(resumed.introduce().contains(.say("Check 2 of 3: sample/touch")))
+        #expect(resumed.introduce().contains(.heading("Check 2 of 3: sample/touch")))
     }
 
     @Test func notesAreStoredAsTypedAndShownNeutralised() {
@@ -335,5 +349,15 @@ import Testing
         #expect(walk.prompt?.mode == .line)
         feed(&walk, [("n", 4)])
         #expect(walk.prompt?.mode == .stopwatch, "declined, the timer runs on")
+    }
+
+    @Test func theSameAnswersAtTheSameTimesGiveTheSameResults() {
+        let answers = [("", 1.0), ("+", 2), ("", 12), ("p", 13), ("f wrong label", 14), ("", 15), ("t 30", 20), ("9 missed once", 21)]
+        var first = makeWalk(), second = makeWalk()
+        let one = feed(&first, answers), two = feed(&second, answers)
+        #expect(one.saves == two.saves && one.said == two.said)
+        #expect(first.results == second.results)
+        #expect(first.results.map { $0.id.uuidString.suffix(2) } == ["01", "02", "03"], "ids come from the generator given")
+        #expect(first.results[0].updatedAt == Self.start.addingTimeInterval(15), "times come from the dates given")
     }
 }

@@ -50,8 +50,8 @@ struct AmendCommand: CheckrunCommand {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
             result = try corrected(result, by: arguments, reference: reference, reason: reason)
-            result.updatedAt = Date()
-            try store.amend(result, reason: reason)
+            result.updatedAt = context.now()
+            try store.amend(result, reason: reason, at: result.updatedAt)
             return result
         }
         context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")

@@ -48,9 +48,9 @@ struct RecordCommand: CheckrunCommand {
             let hint = library.suggestions(forCheck: name).first.map { " Did you mean \"\($0)\"?" } ?? ""
             throw CommandFailure("no check \"\(name)\".\(hint) Run `checkrun list` to see them all.")
         }
-        let now = Date()
+        let now = context.now()
         let session = Session(
-            release: release, build: build, device: arguments.value("device") ?? "", osVersion: arguments.value("os") ?? "",
+            id: context.newSessionID(), release: release, build: build, device: arguments.value("device") ?? "", osVersion: arguments.value("os") ?? "",
             tester: arguments.value("tester") ?? context.environment["USER"] ?? "", plan: [reference.name], startedAt: now, finishedAt: now)
         var result = try answers(arguments, reference: reference, session: session, at: now)
         // The answers are judged first on their own (a count beyond what is possible), then
@@ -83,7 +83,7 @@ struct RecordCommand: CheckrunCommand {
     private static func answers(_ arguments: ParsedArguments, reference: CheckReference, session: Session, at now: Date) throws -> CheckResult {
         let check = reference.check
         var result = CheckResult(
-            sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
+            id: .timeOrdered(at: now), sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
             attempt: 1, outcomeCount: check.expected.count, startedAt: now)
         if let text = arguments.value("seconds") {
             let seconds = try ResultOptions.seconds(text, command: "record")

@@ -49,7 +49,7 @@ struct ResumeCommand: CheckrunCommand {
         try store.keep(RunCommand.uniqueDocuments(plan))
         let results = try store.results(inSession: session.id)
         let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
-        let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts)
+        let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts, at: context.now(), newID: context.newResultID)
         // Complete is what the answers say, not a column: every check of the plan is done.
         if walk.isFinished {
             context.print("Session \(session.shortID) is complete. To walk a check again, start a new session: checkrun run --release \(session.release) --build \(session.build) --check ID")

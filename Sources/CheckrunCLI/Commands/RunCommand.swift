@@ -48,8 +48,8 @@ struct RunCommand: CheckrunCommand {
             return try ResumeCommand.resume(earlier.session, store: store, context)
         }
         let session = Session(
-            release: release, build: build, device: device, osVersion: context.arguments.value("os") ?? "", tester: tester,
-            plan: checks.map(\.name))
+            id: context.newSessionID(), release: release, build: build, device: device, osVersion: context.arguments.value("os") ?? "", tester: tester,
+            plan: checks.map(\.name), startedAt: context.now())
         // The session and the text of every protocol it walks are kept together.
         try store.batch {
             try store.insert(session)
@@ -58,7 +58,7 @@ struct RunCommand: CheckrunCommand {
         context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databasePath).")
         context.print("Type question mark (?) at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
-        let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts)
+        let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts, at: session.startedAt, newID: context.newResultID)
         var runner = WalkRunner(walk: walk, store: store, context: context)
         return try runner.run()
     }

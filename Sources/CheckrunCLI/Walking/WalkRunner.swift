@@ -57,18 +57,16 @@ struct WalkRunner {
                 input = line
                 if terminal == nil { context.print("> " + DisplayText.preview(line, limit: 500)) }
             }
-            let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime)
+            let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime, date: context.now())
             // Every save commits before anything is said: no line may announce an answer as
             // kept while its commit could still fail.
             for case .save(let result) in events { try save(result) }
             var stop: Ending?
             for event in events {
                 switch event {
-                case .say(let line): context.print(line)
-                case .hint(let line): context.print(context.out.dim(line))
-                case .save: break
                 case .quit: stop = .quit
                 case .finished: stop = .finished
+                default: show(event)
                 }
             }
             if let stop { ending = stop; break loop }
@@ -79,10 +77,16 @@ struct WalkRunner {
     }
 
     private func emit(_ events: [WalkEvent]) {
-        for event in events {
-            if case .say(let line) = event {
-                context.print(line.hasPrefix("Check ") ? context.out.bold(line) : TerminalText(line))
-            }
+        events.forEach(show)
+    }
+
+    /// A line of the walk, styled by what it is: a check's heading bold, hints dim.
+    private func show(_ event: WalkEvent) {
+        switch event {
+        case .say(let line): context.print(line)
+        case .heading(let line): context.print(context.out.bold(line))
+        case .hint(let line): context.print(context.out.dim(line))
+        case .save, .quit, .finished: break
         }
     }
 
@@ -98,7 +102,7 @@ struct WalkRunner {
         let remaining = walk.results.count - walk.doneCount
         switch ending {
         case .finished:
-            try store.finish(sessionID: walk.session.id)
+            try store.finish(sessionID: walk.session.id, at: context.now())
             let verdicts = walk.results.compactMap(\.verdict)
             let counts = Verdict.allCases.map { verdict in (verdict, verdicts.filter { $0 == verdict }.count) }.filter { $0.1 > 0 }
             context.print()

@@ -12,7 +12,7 @@ public struct StopwatchEvent: Sendable, Equatable {
     public var typedSeconds: Double?
     public var recordedAt: Date
 
-    public init(_ kind: Kind, at: Double, typedSeconds: Double? = nil, recordedAt: Date = Date()) {
+    public init(_ kind: Kind, at: Double, typedSeconds: Double? = nil, recordedAt: Date) {
         self.kind = kind
         self.at = at
         self.typedSeconds = typedSeconds
@@ -58,7 +58,7 @@ public struct OutcomeAnswer: Sendable, Equatable {
     public var note: String?
     public var answeredAt: Date
 
-    public init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil, answeredAt: Date = Date()) {
+    public init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil, answeredAt: Date) {
         self.verdict = verdict
         self.value = value
         self.note = note
@@ -71,7 +71,7 @@ public struct CounterValue: Sendable, Equatable {
     public var value: Int
     public var answeredAt: Date
 
-    public init(_ value: Int, answeredAt: Date = Date()) {
+    public init(_ value: Int, answeredAt: Date) {
         self.value = value
         self.answeredAt = answeredAt
     }
@@ -101,8 +101,8 @@ public struct CheckResult: Sendable, Equatable {
     public var updatedAt: Date
 
     public init(
-        id: UUID = .timeOrdered(), sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,
-        startedAt: Date = Date()
+        id: UUID, sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,
+        startedAt: Date
     ) {
         self.id = id
         self.sessionID = sessionID

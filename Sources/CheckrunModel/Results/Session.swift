@@ -14,8 +14,8 @@ public struct Session: Sendable, Equatable {
     public var finishedAt: Date?
 
     public init(
-        id: UUID = UUID(), release: String, build: String, device: String = "", osVersion: String = "",
-        tester: String = "", plan: [String], startedAt: Date = Date(), finishedAt: Date? = nil
+        id: UUID, release: String, build: String, device: String = "", osVersion: String = "",
+        tester: String = "", plan: [String], startedAt: Date, finishedAt: Date? = nil
     ) {
         self.id = id
         self.release = release

@@ -4,7 +4,7 @@ extension UUID {
     /// A new id that starts with the time in milliseconds (RFC 9562, version 7). Results made one
     /// after another get ids that sort together, so every index keyed by a result id grows at
     /// its end instead of touching a random page of a large database for each answer.
-    public static func timeOrdered(at date: Date = Date()) -> UUID {
+    public static func timeOrdered(at date: Date) -> UUID {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
