@@ -103,6 +103,7 @@ public enum CheckrunCLI {
                 return 0
             }
             let context = CommandContext(arguments: parsed, environment: environment)
+            defer { context.closeStores() }
             return try command.run(context)
         } catch let error as UsageError {
             let see = error.command.map { "\nSee 'checkrun \($0) --help'." } ?? ""

@@ -14,6 +14,9 @@ public final class CommandContext: @unchecked Sendable {
     public let out: TextStyle
     public let err: TextStyle
     public let accessible: Bool
+    /// The stores this command opened, closed when it ends (`closeStores`).
+    private var openedStores: [ResultStore] = []
+    private let storesLock = NSLock()
 
     init(arguments: ParsedArguments, environment: [String: String]) {
         self.environment = environment
@@ -22,6 +25,20 @@ public final class CommandContext: @unchecked Sendable {
         self.accessible = accessible
         out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag("no-color"))
         err = TextStyle.detect(fileDescriptor: 2, environment: environment, accessible: accessible, noColorFlag: arguments.flag("no-color"))
+    }
+
+    func remember(_ store: ResultStore) {
+        storesLock.withLock { openedStores.append(store) }
+    }
+
+    /// Closes every store the command opened, letting SQLite refresh its statistics: the
+    /// process ends with `exit`, which runs no deinitialiser.
+    func closeStores() {
+        let stores = storesLock.withLock { () -> [ResultStore] in
+            defer { openedStores.removeAll() }
+            return openedStores
+        }
+        for store in stores { store.close() }
     }
 
     /// `--protocols DIR`, else `CHECKRUN_PROTOCOLS`, else `./protocols`.

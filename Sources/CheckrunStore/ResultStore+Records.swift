@@ -31,16 +31,6 @@ extension ResultStore {
              .text(record.previousHash), .text(record.hash)])
     }
 
-    /// Migration 2: results saved before the record existed get their first record now.
-    func recordExistingResults() throws {
-        let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }
-        for case let id? in sessions {
-            for result in try results(inSession: id).sorted(by: { $0.updatedAt < $1.updatedAt }) {
-                try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
-            }
-        }
-    }
-
     /// The records of one session, in order, handed over one at a time.
     public func forEachRecord(inSession sessionID: UUID, _ body: (Record) throws -> Void) throws {
         try database.forEach(

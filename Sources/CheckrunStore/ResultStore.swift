@@ -53,6 +53,12 @@ public final class ResultStore {
         return Array(header.prefix(16)) == DatabaseFile.magic
     }
 
+    /// Refreshes the query planner's statistics when this connection wrote, then closes it.
+    public func close() {
+        database.optimize()
+        database.close()
+    }
+
     /// A store over a connection opened elsewhere, for reading only (merge sources, verification lanes).
     init(readingDatabase database: Database) {
         self.database = database
@@ -115,6 +121,12 @@ public final class ResultStore {
         // Only a database that needs a migration takes the write lock, so readers never wait
         // behind a long merge just to find the schema current.
         guard try database.userVersion < Schema.latestVersion else { return }
+        // A step that rebuilds a table (copy, drop, rename) cannot run while foreign keys are
+        // enforced: dropping a table others refer to would fail or cascade. They are off for
+        // the steps (SQLite ignores the switch inside a transaction), and every reference is
+        // checked before the commit instead, so a step can never leave one dangling.
+        try database.execute("PRAGMA foreign_keys = OFF")
+        defer { try? database.execute("PRAGMA foreign_keys = ON") }
         try database.transaction {
             let current = try database.userVersion
             guard current < Schema.latestVersion else { return }
@@ -122,7 +134,11 @@ public final class ResultStore {
             if current == 0 { try database.execute("PRAGMA application_id = \(Schema.applicationID)") }
             for version in current..<Schema.latestVersion {
                 try database.execute(Schema.migrations[version].sql)
-                try Schema.migrations[version].backfill?(self)
+                try Schema.migrations[version].backfill?(database)
+            }
+            let dangling = try database.query("PRAGMA foreign_key_check") { "\($0.string(0) ?? "?") refers to a missing \($0.string(2) ?? "?")" }
+            if let first = dangling.first {
+                throw StoreError("upgrading \(database.name) would leave \(dangling.count) broken reference\(dangling.count == 1 ? "" : "s") (\(first)); nothing was changed")
             }
             try database.execute("PRAGMA user_version = \(Schema.latestVersion)")
         }

@@ -83,4 +83,10 @@ import Testing
     @Test func comparesStringsByUnicodeScalars() {
         #expect(JSONValue.string("ä") != JSONValue.string("a\u{308}"))
     }
+
+    @Test func theWriterNeverWritesANumberJSONLacks() throws {
+        let value = JSONValue.array([JSONNode(.number(.nan)), JSONNode(.number(.infinity)), JSONNode(.number(-.infinity)), JSONNode(.number(1.5))])
+        #expect(JSONWriter.compact(value) == "[null,null,null,1.5]")
+        #expect(try JSONParser.parse(JSONWriter.write(value)).arrayValue?.count == 4, "what it writes parses back")
+    }
 }

@@ -21,9 +21,11 @@ extension CommandContext {
             throw UsageError("--db needs a file name; an empty one would keep nothing, e.g. --db checkrun.sqlite")
         }
         do {
-            return try ResultStore(path: path, access: access) { [self] from, to in
+            let store = try ResultStore(path: path, access: access) { [self] from, to in
                 printError("Upgrading \(path) from schema version \(from) to \(to), once; on a large database this takes a few minutes. Nothing is lost if it is stopped.")
             }
+            remember(store)
+            return store
         } catch {
             throw CommandFailure(error.description)
         }

@@ -58,7 +58,15 @@ public enum JSONWriter {
     }
 
     /// A whole number without a fraction (`12`, not `12.0`), anything else as Swift prints it.
+    /// JSON has no NaN or infinity: Swift would print `nan` or `inf` and leave a document no
+    /// reader can parse, so a non-finite number is written as `null`, a missing value. (Every
+    /// number a user types is checked before it gets here: `t nan`, `--seconds inf` and
+    /// `--threshold nan` are refused where they are typed.)
     static func appendNumber(_ number: Double, to output: inout [UInt8]) {
+        guard number.isFinite else {
+            output.append(contentsOf: Array("null".utf8))
+            return
+        }
         let text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
         output.append(contentsOf: text.utf8)
     }

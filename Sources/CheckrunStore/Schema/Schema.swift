@@ -5,10 +5,12 @@ enum Schema {
     static let applicationID: Int32 = 0x636B_726E
 
     /// One step of the schema: SQL, and for steps that must compute something SQL cannot
-    /// (hashes), a backfill that runs in the same transaction.
+    /// (hashes), a backfill that runs in the same transaction. A backfill is given the raw
+    /// connection, not the store: it reads and writes with SQL of its own, so the store's code
+    /// can change later without changing what an old step does.
     struct Migration: Sendable {
         var sql: String
-        var backfill: (@Sendable (ResultStore) throws -> Void)?
+        var backfill: (@Sendable (Database) throws -> Void)?
     }
 
     static let migrations: [Migration] = [
@@ -30,7 +32,7 @@ enum Schema {
             CREATE INDEX records_by_result ON records (result_id);
             ALTER TABLE results ADD COLUMN amendments INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN amend_reason TEXT;
-            """, backfill: { store in try store.recordExistingResults() }),
+            """, backfill: Migration2Records.backfill),
         // 3: records become an ordinary rowid table. As WITHOUT ROWID, each ~1 KB payload
         // overflowed into a page of its own, so records took about 4 KB apiece (three quarters
         // of the file was empty space) and every write and read moved four times the bytes.

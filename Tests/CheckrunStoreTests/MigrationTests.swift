@@ -1,0 +1,74 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Upgrades of databases written by earlier checkrun versions, built here with SQL as those
+/// versions wrote them, so the test does not depend on today's store code either.
+@Suite struct MigrationTests {
+    /// A version-1 database: one session with one answered result, fixed ids and times.
+    static func versionOneDatabase(in folder: TemporaryFolder) throws -> String {
+        let path = folder.path("v1.sqlite")
+        let database = try Database(path: path)
+        try database.execute("PRAGMA application_id = \(0x636B_726E)")
+        try database.execute(try Repository.text("Tests/Fixtures/schema-version-1.sql"))
+        try database.execute("""
+            INSERT INTO sessions VALUES ('6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9', '2.4', '311', 'iPhone 15', '18.1', 'Ana',
+                '["tiny-target/touch-one-hand"]', 1700000000.5, NULL);
+            INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason, active_seconds, tally,
+                notes, notes_answered_at, started_at, updated_at)
+            VALUES ('0190A1B2-C3D4-7E5F-8A6B-7C8D9E0F1A2B', '6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9', 'tiny-target/touch-one-hand',
+                'abc', 1, 'fail', NULL, 65, 2, 'Delete fired', 1700000100, 1700000001, 1700000100);
+            INSERT INTO outcome_answers VALUES ('0190A1B2-C3D4-7E5F-8A6B-7C8D9E0F1A2B', 1, 'fail', NULL, 'fired on the 4th try', 1700000090);
+            INSERT INTO counter_values VALUES ('0190A1B2-C3D4-7E5F-8A6B-7C8D9E0F1A2B', 'hits', 9, 1700000080);
+            INSERT INTO stopwatch_events VALUES ('0190A1B2-C3D4-7E5F-8A6B-7C8D9E0F1A2B', 1, 'typed', 0, 65, 1700000070);
+            PRAGMA user_version = 1;
+            """)
+        database.close()
+        return path
+    }
+
+    /// What migration 2 writes for a version-1 result is fixed forever: the same old database
+    /// upgraded by any later checkrun gets the same record, byte for byte.
+    @Test func migrationTwoRecordsAnOldResultTheSameWayForever() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: try Self.versionOneDatabase(in: folder))
+        #expect(try store.database.userVersion == 4)
+        let records = try store.database.query("SELECT sequence, kind, previous_hash, hash FROM records") { "\($0.int(0) ?? 0) \($0.string(1) ?? "") \($0.string(2) ?? "") \($0.string(3) ?? "")" }
+        #expect(records == ["1 answer fdd5d655d2d3c8a62f58d7bdfebdaaf1105c7a3bc30f4e8ee95482d2eb14cccb 9c310e6d706c101c10fb75958bf102ae0e9df108d04d355ffc2d0abc80dd1e48"], "\(records)")
+        let report = try store.verify()
+        #expect(report.isClean, "\(report.problems) \(report.fileProblems)")
+    }
+
+    @Test func anUpgradeThatWouldLeaveABrokenReferenceChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.versionOneDatabase(in: folder)
+        let raw = try Database(path: path)
+        try raw.execute("PRAGMA foreign_keys = OFF; INSERT INTO counter_values VALUES ('NOT-A-RESULT', 'hits', 1, 0);")
+        raw.close()
+        #expect { try ResultStore(path: path) } throws: { "\($0)".contains("would leave 1 broken reference (counter_values refers to a missing results); nothing was changed") }
+        let after = try Database(path: path, create: false, readOnly: true)
+        #expect(try after.userVersion == 1, "the old database is left as it was")
+        #expect(try after.query("SELECT count(*) FROM sqlite_schema WHERE name = 'records'") { $0.int(0) }.first == 0)
+    }
+
+    /// Statistics let SQLite pick the right index on a large database; a writing connection
+    /// leaves them when it closes, a read-only one writes nothing.
+    @Test func closingAfterWritingLeavesStatisticsForThePlanner() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.versionOneDatabase(in: folder)
+        let reader = try Database(path: path, create: false, readOnly: true)
+        reader.optimize()
+        reader.close()
+        let store = try ResultStore(path: path)
+        _ = try store.nextAttempt(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: "iPhone 15")
+        store.close()
+        let check = try Database(path: path, create: false, readOnly: true)
+        let tables = try check.query("SELECT DISTINCT tbl FROM sqlite_stat1") { $0.string(0) ?? "" }
+        #expect(tables.contains("results"), "\(tables)")
+    }
+}
