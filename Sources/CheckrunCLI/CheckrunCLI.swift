@@ -4,8 +4,8 @@ import Foundation
 
 /// The entry point: finds the command, parses its arguments against its declaration, runs it,
 /// and turns every error into a message and an exit code (0 success, 1 failure, 2 usage).
-public enum CheckrunCLI {
-    public static let version = "0.1.0"
+package enum CheckrunCLI {
+    package static let version = "0.1.0"
 
     static let commands: [any CheckrunCommand.Type] = [
         RunCommand.self,
@@ -57,7 +57,7 @@ public enum CheckrunCLI {
         commands.first { $0.definition.name == name }?.definition
     }
 
-    public static func main() -> Never {
+    package static func main() -> Never {
         SignalTrap.clearSignalMask()
         // A file size limit must surface as a write error SQLite can roll back, not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -65,7 +65,7 @@ public enum CheckrunCLI {
         exit(code)
     }
 
-    public static func run(_ given: [String], environment: [String: String]) -> Int32 {
+    package static func run(_ given: [String], environment: [String: String]) -> Int32 {
         let arguments = placingGlobalOptionsAfterTheCommand(given)
         let stderr = FileHandle.standardError
         func fail(_ message: String) { stderr.write(Data((TerminalText(message).rendered + "\n").utf8)) }

@@ -8,12 +8,12 @@ import Glibc
 
 /// What every command gets: the environment, the output streams with their styles, and the
 /// global choices (protocol folder, accessible mode).
-public final class CommandContext: @unchecked Sendable {
-    public let environment: [String: String]
-    public let arguments: ParsedArguments
-    public let out: TextStyle
-    public let err: TextStyle
-    public let accessible: Bool
+package final class CommandContext {
+    package let environment: [String: String]
+    package let arguments: ParsedArguments
+    package let out: TextStyle
+    package let err: TextStyle
+    package let accessible: Bool
     /// The stores this command opened, closed when it ends (`closeStores`).
     private var openedStores: [ResultStore] = []
     private let storesLock = NSLock()
@@ -42,48 +42,48 @@ public final class CommandContext: @unchecked Sendable {
     }
 
     /// `--protocols DIR`, else `CHECKRUN_PROTOCOLS`, else `./protocols`.
-    public var protocolsDirectory: String {
+    package var protocolsDirectory: String {
         arguments.value("protocols") ?? environment["CHECKRUN_PROTOCOLS"].flatMap { $0.isEmpty ? nil : $0 } ?? "protocols"
     }
 
     /// A line on standard output. Plain strings are neutralised on the way (see `TerminalText`).
-    public func print(_ text: String = "") {
+    package func print(_ text: String = "") {
         print(TerminalText(text))
     }
 
     /// In accessible mode, symbols speech reads badly are said in words (no colour is on then,
     /// so the text holds no escape codes to disturb).
-    public func print(_ text: TerminalText) {
+    package func print(_ text: TerminalText) {
         Swift.print(accessible ? SpokenWords.replacingSymbols(text.rendered) : text.rendered)
     }
 
     /// Writes text without a line end and flushes, for an answer typed on the same line.
-    public func prompt(_ text: String) {
+    package func prompt(_ text: String) {
         Swift.print(TerminalText(text).rendered, terminator: "")
         fflush(nil)
     }
 
     /// Flushes standard output, so everything said so far is on screen before input is read.
-    public func flush() {
+    package func flush() {
         fflush(nil)
     }
 
     /// Data a command produces (a report, an export, JSON) on standard output: byte for byte
     /// when it goes to a file or a pipe, neutralised when it goes to a terminal.
-    public func printData(_ text: String) {
+    package func printData(_ text: String) {
         Swift.print(isatty(1) == 1 ? TerminalText(text).rendered : text, terminator: "")
     }
 
     /// Writes to standard error: diagnostics, warnings and progress, never data.
-    public func printError(_ text: String) {
+    package func printError(_ text: String) {
         printError(TerminalText(text))
     }
 
-    public func printError(_ text: TerminalText) {
+    package func printError(_ text: TerminalText) {
         FileHandle.standardError.write(Data((text.rendered + "\n").utf8))
     }
 
-    public func warn(_ text: String) {
+    package func warn(_ text: String) {
         printError(err.warning("warning: ") + text)
     }
 
@@ -136,7 +136,7 @@ public final class CommandContext: @unchecked Sendable {
     }
 
     /// Loads the protocol folder; a folder with broken files is refused with the problems listed.
-    public func loadProtocols() throws -> ProtocolLibrary {
+    package func loadProtocols() throws -> ProtocolLibrary {
         try checked(Self.load(protocolsDirectory))
     }
 
@@ -171,20 +171,20 @@ public final class CommandContext: @unchecked Sendable {
 }
 
 /// A command that could not do its job: printed as `checkrun: error: …`, exit code 1 by default.
-public struct CommandFailure: Error, CustomStringConvertible {
-    public var message: String
-    public var exitCode: Int32
+package struct CommandFailure: Error, CustomStringConvertible {
+    package var message: String
+    package var exitCode: Int32
 
-    public init(_ message: String, exitCode: Int32 = 1) {
+    package init(_ message: String, exitCode: Int32 = 1) {
         self.message = message
         self.exitCode = exitCode
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A checkrun subcommand: a declaration and what it does.
-protocol CheckrunCommand: Sendable {
+protocol CheckrunCommand {
     static var definition: CommandDefinition { get }
     static func run(_ context: CommandContext) throws -> Int32
 }

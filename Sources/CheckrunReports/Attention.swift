@@ -3,13 +3,13 @@ import CheckrunStore
 
 /// What a lead reads first: every failure, and where the release has no evidence. The HTML and
 /// Markdown reports open with it, above the full tables.
-public struct Attention: Sendable {
+package struct Attention: Sendable {
     /// Each failing result, with its check.
-    public var failures: [(check: String, result: ReportedResult)]
+    package var failures: [(check: String, result: ReportedResult)]
     /// A and AA criteria with no pass and no fail behind them.
-    public var gaps: [WCAGCriterion]
+    package var gaps: [WCAGCriterion]
     /// Checks without a pass or fail, by status (not run, blocked, skipped).
-    public var unanswered: [(status: CheckStatus, checks: Int)]
+    package var unanswered: [(status: CheckStatus, checks: Int)]
 
     init(_ report: ReleaseReport) {
         failures = report.checks.flatMap { entry in
@@ -61,11 +61,11 @@ public struct Attention: Sendable {
 }
 
 extension ReleaseReport {
-    public var attention: Attention { Attention(self) }
+    package var attention: Attention { Attention(self) }
 
     /// The criteria with evidence first, then those without, each group in WCAG order: a
     /// lead reads what was evaluated before the gaps.
-    public var criteriaEvaluatedFirst: [CriterionRow] {
+    package var criteriaEvaluatedFirst: [CriterionRow] {
         criteria.filter { $0.coverage.passed + $0.coverage.failed > 0 } + criteria.filter { $0.coverage.passed + $0.coverage.failed == 0 }
     }
 }

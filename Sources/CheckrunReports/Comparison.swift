@@ -3,23 +3,23 @@ import CheckrunStore
 import Foundation
 
 /// Timings, counts and verdicts of each check across builds, with regressions flagged.
-public struct Comparison: Sendable {
-    public let scopes: [ResultStore.BuildScope]
+package struct Comparison: Sendable {
+    package let scopes: [ResultStore.BuildScope]
     /// "311", or "2.4:311" when the builds span releases; made once with the scopes, since
     /// renderers read a label for every figure they write.
-    public let labels: [String]
+    package let labels: [String]
     /// Percent by which a median time may grow before it is flagged.
-    public var threshold: Double
-    public var checks: [CheckComparison]
+    package var threshold: Double
+    package var checks: [CheckComparison]
     /// Problems `verify` found in the sessions compared, when written anyway (`--unverified`).
-    public var unverifiedProblems: [String]?
+    package var unverifiedProblems: [String]?
 
     /// The line every format puts at its top when the comparison was written despite problems.
-    public var unverifiedBanner: String? {
+    package var unverifiedBanner: String? {
         unverifiedProblems.map { "UNVERIFIED: \($0.count) problem\($0.count == 1 ? "" : "s") in the records compared; run checkrun verify" }
     }
 
-    public init(scopes: [ResultStore.BuildScope], threshold: Double, checks: [CheckComparison]) {
+    package init(scopes: [ResultStore.BuildScope], threshold: Double, checks: [CheckComparison]) {
         self.scopes = scopes
         let releases = Set(scopes.map(\.release))
         labels = scopes.map { releases.count > 1 ? "\($0.release):\($0.build)" : $0.build }
@@ -28,7 +28,7 @@ public struct Comparison: Sendable {
     }
 
     /// The comparison of the last two builds only.
-    public func lastStep() -> Comparison {
+    package func lastStep() -> Comparison {
         let last = scopes.count - 1
         let checks = self.checks.compactMap { check -> CheckComparison? in
             let changes = check.changes.filter { $0.to == last }.map { change -> BuildChange in
@@ -44,66 +44,66 @@ public struct Comparison: Sendable {
     }
 
     /// Marks the checks no longer in the protocol folder, once the folder has been read.
-    public mutating func markRemoved(keeping known: Set<String>) {
+    package mutating func markRemoved(keeping known: Set<String>) {
         for index in checks.indices { checks[index].removed = !known.contains(checks[index].check) }
     }
 
-    public var regressions: [(check: String, change: BuildChange)] {
+    package var regressions: [(check: String, change: BuildChange)] {
         checks.flatMap { check in check.changes.filter { !$0.flags.isEmpty }.map { (check.check, $0) } }
     }
 }
 
 /// One build's figures for one check: medians across attempts and testers.
-public struct BuildFigures: Sendable, Equatable {
-    public var results: Int
-    public var medianSeconds: Double?
-    public var medianCounters: [String: Double]
+package struct BuildFigures: Sendable, Equatable {
+    package var results: Int
+    package var medianSeconds: Double?
+    package var medianCounters: [String: Double]
     /// The build's verdict: the worst of each device's latest result (a failure on one device fails).
-    public var verdict: Verdict
-    public var protocolHash: String
+    package var verdict: Verdict
+    package var protocolHash: String
 }
 
 /// How a verdict moved from one build to the next.
-public enum VerdictChange: String, Sendable {
+package enum VerdictChange: String, Sendable {
     case fixed, unblocked, regressed, new
     case noLongerRun = "no longer run"
     case changed, same
 }
 
 /// What changed for one check between two builds.
-public struct BuildChange: Sendable {
-    public var from: Int
-    public var to: Int
-    public var secondsDelta: Double?
-    public var percentDelta: Double?
-    public var counterDeltas: [String: Double]
-    public var verdictChange: VerdictChange
-    public var protocolChanged: Bool
+package struct BuildChange: Sendable {
+    package var from: Int
+    package var to: Int
+    package var secondsDelta: Double?
+    package var percentDelta: Double?
+    package var counterDeltas: [String: Double]
+    package var verdictChange: VerdictChange
+    package var protocolChanged: Bool
     /// Why this change is a regression, in words; empty when it is not one.
-    public var flags: [String]
+    package var flags: [String]
 }
 
-public struct CheckComparison: Sendable {
-    public var check: String
+package struct CheckComparison: Sendable {
+    package var check: String
     /// Builds are compared per check and device: a median of an iPhone's 7 and an iPad's 10 is
     /// neither device's figure.
-    public var device: String = ""
+    package var device: String = ""
 
     /// "tiny-target/touch-one-hand on iPhone 15", as lists and tables name it.
-    public var label: String {
+    package var label: String {
         check + " on " + (device.isEmpty ? "an unnamed device" : device)
     }
     /// Figures per scope, nil where the check has no result in that build.
-    public var builds: [BuildFigures?]
-    public var changes: [BuildChange]
+    package var builds: [BuildFigures?]
+    package var changes: [BuildChange]
     /// The check is no longer in the protocol folder.
-    public var removed: Bool
+    package var removed: Bool
 }
 
 extension Comparison {
     /// Builds the comparison from the store's streamed rows; `known` are the checks that exist
     /// now (nil when not known yet: see `markRemoved`).
-    public static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
+    package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
         var devices: [String: DeviceFigures] = [:]
@@ -161,19 +161,19 @@ extension Comparison {
     /// Which way a counter should move, from its check: more is better for an outcome that
     /// needs at least a number, fewer for one that allows at most a number or a counter with a
     /// ceiling; for any other counter (stops, say) growth is what gets flagged.
-    public enum CounterDirection: Sendable {
+    package enum CounterDirection: Sendable {
         case moreIsBetter, fewerIsBetter
     }
 
     /// Each check's counter directions, by check name.
-    public static func directions(_ library: ProtocolLibrary) -> [String: [String: CounterDirection]] {
+    package static func directions(_ library: ProtocolLibrary) -> [String: [String: CounterDirection]] {
         var all: [String: [String: CounterDirection]] = [:]
         for reference in library.allChecks { all[reference.name] = directions(for: reference.check) }
         return all
     }
 
     /// Each counter's direction for a check.
-    public static func directions(for check: Check) -> [String: CounterDirection] {
+    package static func directions(for check: Check) -> [String: CounterDirection] {
         var directions: [String: CounterDirection] = [:]
         for counter in check.counters { directions[counter.id] = .fewerIsBetter }
         for outcome in check.expected {
@@ -185,7 +185,7 @@ extension Comparison {
 
     /// Judges every change again with each check's counter directions, once the protocols are
     /// read (a report builds its history while they load).
-    public mutating func judge(directions: [String: [String: CounterDirection]]) {
+    package mutating func judge(directions: [String: [String: CounterDirection]]) {
         for index in checks.indices {
             checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])
         }

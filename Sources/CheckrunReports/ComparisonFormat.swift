@@ -1,11 +1,11 @@
 import CheckrunModel
 
 /// The formats `checkrun compare` writes.
-public enum ComparisonFormat: String, Sendable, CaseIterable {
+package enum ComparisonFormat: String, Sendable, CaseIterable {
     case text, markdown, json, csv
 
     /// The comparison in this format; one written despite verification problems says so first.
-    public func render(_ comparison: Comparison) -> String {
+    package func render(_ comparison: Comparison) -> String {
         let banner = comparison.unverifiedBanner
         switch self {
         case .text: return (banner.map { "\($0).\n\n" } ?? "") + ComparisonRenderer.text(comparison)

@@ -3,15 +3,15 @@ import CheckrunModel
 /// How much evidence a criterion's term rests on: of the checks mapped to it, how many passed,
 /// failed, were blocked, skipped or not run, and how many of the counted results come from a
 /// draft protocol or a check still marked for review.
-public struct Coverage: Sendable, Equatable {
-    public var mapped = 0
-    public var passed = 0
-    public var failed = 0
-    public var blocked = 0
-    public var skipped = 0
-    public var notRun = 0
+package struct Coverage: Sendable, Equatable {
+    package var mapped = 0
+    package var passed = 0
+    package var failed = 0
+    package var blocked = 0
+    package var skipped = 0
+    package var notRun = 0
     /// Passed or failed checks whose protocol is a draft or whose check awaits review.
-    public var provisional = 0
+    package var provisional = 0
 
     init(_ entries: [ReleaseReport.CheckEntry]) {
         mapped = entries.count
@@ -28,14 +28,14 @@ public struct Coverage: Sendable, Equatable {
     }
 
     /// The term the evidence supports.
-    public var conformance: Conformance {
+    package var conformance: Conformance {
         if failed > 0 { return passed == 0 ? .doesNotSupport : .partiallySupports }
         if passed == 0 { return .notEvaluated }
         return passed == mapped ? .supports : .incomplete
     }
 
     /// "1 of 7 mapped checks passed; 6 not run."
-    public var sentence: String {
+    package var sentence: String {
         guard mapped > 0 else { return "No mapped checks." }
         var parts = ["\(passed) of \(mapped) mapped check\(mapped == 1 ? "" : "s") passed"]
         for (count, word) in [(failed, "failed"), (blocked, "blocked"), (skipped, "skipped"), (notRun, "not run")] where count > 0 {

@@ -3,7 +3,7 @@ import CheckrunStore
 import Foundation
 
 /// A check's standing in the release, across devices.
-public enum CheckStatus: String, Sendable, CaseIterable {
+package enum CheckStatus: String, Sendable, CaseIterable {
     case passed, failed, blocked, skipped
     case notRun = "not run"
 
@@ -20,7 +20,7 @@ public enum CheckStatus: String, Sendable, CaseIterable {
 }
 
 /// VPAT / OpenACR conformance terms.
-public enum Conformance: String, Sendable {
+package enum Conformance: String, Sendable {
     case supports = "Supports"
     case partiallySupports = "Partially Supports"
     case doesNotSupport = "Does Not Support"
@@ -30,7 +30,7 @@ public enum Conformance: String, Sendable {
     case notEvaluated = "Not Evaluated"
 
     /// The OpenACR catalog's term id.
-    public var openACRLevel: String {
+    package var openACRLevel: String {
         switch self {
         case .supports: return "supports"
         case .partiallySupports: return "partially-supports"
@@ -43,68 +43,68 @@ public enum Conformance: String, Sendable {
 }
 
 /// The per-release compliance report: everything each format renders.
-public struct ReleaseReport: Sendable {
-    public struct ProtocolEntry: Sendable {
-        public var id: String
-        public var title: String
-        public var status: String
-        public var contentHash: String
+package struct ReleaseReport: Sendable {
+    package struct ProtocolEntry: Sendable {
+        package var id: String
+        package var title: String
+        package var status: String
+        package var contentHash: String
         /// Results made with another version of the protocol: its content changed after testing.
-        public var resultsWithOtherHash: Int
+        package var resultsWithOtherHash: Int
         /// The checks whose text differs between the version shown and a version results were
         /// recorded against (kept in the database), by name.
-        public var changedChecks: [String] = []
+        package var changedChecks: [String] = []
     }
 
-    public struct CheckEntry: Sendable {
-        public var reference: CheckReference
-        public var results: [ReportedResult]
-        public var status: CheckStatus
+    package struct CheckEntry: Sendable {
+        package var reference: CheckReference
+        package var results: [ReportedResult]
+        package var status: CheckStatus
     }
 
-    public struct CriterionRow: Sendable {
-        public var criterion: WCAGCriterion
-        public var checks: [String]
-        public var conformance: Conformance
+    package struct CriterionRow: Sendable {
+        package var criterion: WCAGCriterion
+        package var checks: [String]
+        package var conformance: Conformance
         /// How much evidence the term rests on: every format states it.
-        public var coverage: Coverage
+        package var coverage: Coverage
         /// A and AA criteria without evidence: a gap in coverage, not a conformance term.
-        public var isCoverageGap: Bool
-        public var remarks: String
+        package var isCoverageGap: Bool
+        package var remarks: String
     }
 
-    public struct ProfileRow: Sendable {
-        public var profile: String
-        public var counts: [CheckStatus: Int]
+    package struct ProfileRow: Sendable {
+        package var profile: String
+        package var counts: [CheckStatus: Int]
     }
 
-    public var release: String
-    public var build: String?
-    public var generatedAt: Date
-    public var builds: [String]
-    public var devices: [String]
-    public var testers: [String]
-    public var firstResult: Date?
-    public var lastResult: Date?
-    public var protocols: [ProtocolEntry]
-    public var checks: [CheckEntry]
+    package var release: String
+    package var build: String?
+    package var generatedAt: Date
+    package var builds: [String]
+    package var devices: [String]
+    package var testers: [String]
+    package var firstResult: Date?
+    package var lastResult: Date?
+    package var protocols: [ProtocolEntry]
+    package var checks: [CheckEntry]
     /// Results whose check is no longer in the protocol folder: shown, never dropped.
-    public var removed: [ReportedResult]
-    public var criteria: [CriterionRow]
-    public var profiles: [ProfileRow]
+    package var removed: [ReportedResult]
+    package var criteria: [CriterionRow]
+    package var profiles: [ProfileRow]
     /// Each session's chain head: a signed report pins the evidence it was made from.
-    public var chains: [ResultStore.ChainDigest]
+    package var chains: [ResultStore.ChainDigest]
 
     /// The product the report is about (`--product NAME`), named in every format.
-    public var product: String?
+    package var product: String?
 
     /// "Accessibility compliance report: Acme Pay, release 2.4, build 311".
-    public var title: String {
+    package var title: String {
         "Accessibility compliance report: " + (product.map { "\($0), " } ?? "") + "release \(release)" + (build.map { ", build \($0)" } ?? "")
     }
 
     /// The builds the report spans: "311", or "310 to 312".
-    public var buildSpan: String {
+    package var buildSpan: String {
         if let build { return build }
         guard let first = builds.first, let last = builds.last else { return release }
         return first == last ? first : "\(first) to \(last)"
@@ -112,10 +112,10 @@ public struct ReleaseReport: Sendable {
 
     /// Problems `verify` found in the sessions this report rests on, when it was written anyway
     /// (`--unverified`); nil when they verified.
-    public var unverifiedProblems: [String]?
+    package var unverifiedProblems: [String]?
 
     /// The line every format puts at its top when the report was written despite problems.
-    public var unverifiedBanner: String? {
+    package var unverifiedBanner: String? {
         unverifiedProblems.map { "UNVERIFIED: \($0.count) problem\($0.count == 1 ? "" : "s") in the records this report rests on; run checkrun verify" }
     }
 
@@ -123,12 +123,12 @@ public struct ReleaseReport: Sendable {
     /// then every result it reports (which result, where, and its verdict and outcomes), so two
     /// databases that would give different reports never give the same digest. The form is
     /// written down in Schemas/canonical-forms.md.
-    public var evidenceDigest: String {
+    package var evidenceDigest: String {
         Self.evidenceDigest(chains: chains, results: checks.flatMap(\.results) + removed)
     }
 
     /// The digest's canonical form, kept apart so a test can pin it.
-    public static func evidenceDigest(chains: [ResultStore.ChainDigest], results: [ReportedResult]) -> String {
+    package static func evidenceDigest(chains: [ResultStore.ChainDigest], results: [ReportedResult]) -> String {
         var lines = chains.map { "chain \($0.session.lowercasedText) \($0.records) \($0.head)" }
         for reported in results {
             let result = reported.result
@@ -139,34 +139,34 @@ public struct ReleaseReport: Sendable {
     }
 
     /// Every check's figures across all the release's builds (for charts and changes).
-    public var history: Comparison?
+    package var history: Comparison?
 
     /// What changed since the previous build, when the release has more than one.
-    public var changes: Comparison? {
+    package var changes: Comparison? {
         guard let history, history.scopes.count > 1 else { return nil }
         return history.lastStep()
     }
 
-    public var summary: [CheckStatus: Int] {
+    package var summary: [CheckStatus: Int] {
         Dictionary(grouping: checks, by: \.status).mapValues(\.count)
     }
 
-    public var hasFailures: Bool { checks.contains { $0.status == .failed } || removed.contains { $0.result.verdict == .fail } }
+    package var hasFailures: Bool { checks.contains { $0.status == .failed } || removed.contains { $0.result.verdict == .fail } }
 }
 
 extension ReleaseReport {
     /// Why a report cannot be made, with what the user can pick instead.
-    public struct ScopeError: Error, CustomStringConvertible {
-        public var description: String
+    package struct ScopeError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// How much build history a report needs: every build for charts, else the last two for
     /// "changes since the previous build" (reading all of them costs time on a long release).
-    public enum History: Sendable {
+    package enum History: Sendable {
         case allBuilds, lastTwoBuilds
     }
 
-    public static func make(
+    package static func make(
         store: ResultStore, library: ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
         history depth: History = .allBuilds, now: Date = Date()
     ) throws -> ReleaseReport {
@@ -175,7 +175,7 @@ extension ReleaseReport {
 
     /// Reads everything from the store first and asks for the protocols only then, so a caller
     /// can load and check the protocol files on another core meanwhile.
-    public static func make(
+    package static func make(
         store: ResultStore, loadingLibrary: () throws -> ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
         history depth: History = .allBuilds, now: Date = Date()
     ) throws -> ReleaseReport {

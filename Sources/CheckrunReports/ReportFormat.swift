@@ -1,15 +1,15 @@
 /// The formats `checkrun report` writes.
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     case markdown, html, json, csv, junit, openacr
 
     /// Only the HTML report charts every build; the others show the last step.
-    public var history: ReleaseReport.History {
+    package var history: ReleaseReport.History {
         self == .html ? .allBuilds : .lastTwoBuilds
     }
 
     /// The report in this format. A report written despite verification problems says so on
     /// its first lines in every format (JSON in its `verification` member, HTML as an alert).
-    public func render(_ report: ReleaseReport) -> String {
+    package func render(_ report: ReleaseReport) -> String {
         let banner = report.unverifiedBanner
         switch self {
         case .markdown: return (banner.map { "**\($0).**\n\n" } ?? "") + MarkdownReport.render(report)

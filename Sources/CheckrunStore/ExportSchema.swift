@@ -1,8 +1,8 @@
 import CheckrunModel
 
 /// The schema of an export file, embedded like the protocol schema (see `.ci/embed-data`).
-public enum ExportSchema {
-    public static var text: String { embeddedText }
+package enum ExportSchema {
+    package static var text: String { embeddedText }
 
     static let root: JSONNode = (try? JSONParser.parse(embeddedText)) ?? JSONNode(.bool(false))
 

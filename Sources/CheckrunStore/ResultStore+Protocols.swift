@@ -4,7 +4,7 @@ import Foundation
 /// The protocol versions results were recorded against, kept in the database itself.
 extension ResultStore {
     /// Keeps the content of these protocol versions (once each: a version is its hash).
-    public func keep(_ documents: [ProtocolDocument]) throws {
+    package func keep(_ documents: [ProtocolDocument]) throws {
         try database.transaction {
             for document in documents {
                 try database.run("INSERT INTO protocol_versions (hash, protocol_id, content) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
@@ -14,14 +14,14 @@ extension ResultStore {
     }
 
     /// One stored version: its hash, protocol id and the file text the tester walked.
-    public struct ProtocolVersion: Sendable, Equatable {
-        public var hash: String
-        public var protocolID: String
-        public var content: String
+    package struct ProtocolVersion: Sendable, Equatable {
+        package var hash: String
+        package var protocolID: String
+        package var content: String
     }
 
     /// Every stored version, one at a time.
-    public func forEachProtocolVersion(_ body: (ProtocolVersion) throws -> Void) throws {
+    package func forEachProtocolVersion(_ body: (ProtocolVersion) throws -> Void) throws {
         try database.forEach("SELECT hash, protocol_id, content FROM protocol_versions ORDER BY protocol_id, hash") { row in
             try body(ProtocolVersion(hash: row.string(0) ?? "", protocolID: row.string(1) ?? "", content: row.string(2) ?? ""))
         }
@@ -41,7 +41,7 @@ extension ResultStore {
     /// For each protocol, the version its newest result was recorded against (or, for one
     /// walked without an answer yet, the version kept when the walk began): the library a
     /// report or a resumed walk uses when there is no protocol folder.
-    public func storedLibrary() throws -> ProtocolLibrary {
+    package func storedLibrary() throws -> ProtocolLibrary {
         let newest = try database.query(
             """
             SELECT v.protocol_id, v.content, max(coalesce(r.updated_at, 0)) FROM protocol_versions v
@@ -59,7 +59,7 @@ extension ResultStore {
     }
 
     /// The stored version with this hash, when there is one.
-    public func protocolVersion(hash: String) throws -> ProtocolDocument? {
+    package func protocolVersion(hash: String) throws -> ProtocolDocument? {
         guard let content = try database.query("SELECT content FROM protocol_versions WHERE hash = ?", [.text(hash)], { $0.string(0) }).first ?? nil else {
             return nil
         }

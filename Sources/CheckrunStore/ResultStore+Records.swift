@@ -32,7 +32,7 @@ extension ResultStore {
     }
 
     /// The records of one session, in order, handed over one at a time.
-    public func forEachRecord(inSession sessionID: UUID, _ body: (Record) throws -> Void) throws {
+    package func forEachRecord(inSession sessionID: UUID, _ body: (Record) throws -> Void) throws {
         try database.forEach(
             "SELECT sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records WHERE session_id = ? ORDER BY sequence",
             [.text(sessionID.storageText)]
@@ -45,7 +45,7 @@ extension ResultStore {
         }
     }
 
-    public func session(id: UUID) throws -> Session? {
+    package func session(id: UUID) throws -> Session? {
         try database.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id.storageText)], Self.readSession).compactMap { $0 }.first
     }
 
@@ -53,7 +53,7 @@ extension ResultStore {
 
     /// Records a correction: a new record that supersedes the result's last one and says why.
     /// The earlier records stay, so nothing recorded is ever lost.
-    public func amend(_ corrected: CheckResult, reason: String, at date: Date) throws {
+    package func amend(_ corrected: CheckResult, reason: String, at date: Date) throws {
         try database.transaction {
             try writeProjection(corrected)
             try database.run("UPDATE results SET amendments = amendments + 1, amend_reason = ? WHERE id = ?",
@@ -63,7 +63,7 @@ extension ResultStore {
     }
 
     /// The latest finished results matching a check in a release and build (one per device), for `amend`.
-    public func latestResults(check: String, release: String, build: String, device: String?) throws -> [CheckResult] {
+    package func latestResults(check: String, release: String, build: String, device: String?) throws -> [CheckResult] {
         let ids = try database.query(
             """
             SELECT r.session_id, r.id FROM results r JOIN sessions s ON s.id = r.session_id
@@ -80,12 +80,12 @@ extension ResultStore {
     // MARK: - Chain digests for reports
 
     /// Each session's chain head: what a signed report pins.
-    public struct ChainDigest: Sendable, Equatable {
-        public var session: UUID
-        public var records: Int
-        public var head: String
+    package struct ChainDigest: Sendable, Equatable {
+        package var session: UUID
+        package var records: Int
+        package var head: String
 
-        public init(session: UUID, records: Int, head: String) {
+        package init(session: UUID, records: Int, head: String) {
             self.session = session
             self.records = records
             self.head = head
@@ -94,7 +94,7 @@ extension ResultStore {
 
     /// Reads only each chain's last record, found through the primary key: counting or scanning
     /// records would read every payload of the release.
-    public func chainDigests(release: String, build: String?) throws -> [ChainDigest] {
+    package func chainDigests(release: String, build: String?) throws -> [ChainDigest] {
         try database.query(
             """
             SELECT s.id, r.sequence, r.hash

@@ -2,20 +2,20 @@ import CheckrunModel
 import Foundation
 
 /// One result as reports see it: the result with its session's context.
-public struct ReportedResult: Sendable, Equatable {
-    public var result: CheckResult
-    public var release: String
-    public var build: String
-    public var device: String
-    public var tester: String
+package struct ReportedResult: Sendable, Equatable {
+    package var result: CheckResult
+    package var release: String
+    package var build: String
+    package var device: String
+    package var tester: String
     /// How many finished results this check has on this device in this result's build:
     /// attempts are numbered per build, so the count is too.
-    public var attempts: Int
+    package var attempts: Int
     /// How many times the result was corrected with `amend`, and the latest reason.
-    public var amendments: Int = 0
-    public var amendReason: String?
+    package var amendments: Int = 0
+    package var amendReason: String?
 
-    public init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
+    package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
                 amendments: Int = 0, amendReason: String? = nil) {
         self.result = result
         self.release = release
@@ -32,12 +32,12 @@ public struct ReportedResult: Sendable, Equatable {
 /// out one at a time, so memory stays flat however large the database grows.
 extension ResultStore {
     /// The releases in the database, in the order they were first tested.
-    public func releases() throws -> [String] {
+    package func releases() throws -> [String] {
         try database.query("SELECT release FROM sessions GROUP BY release ORDER BY min(started_at)") { $0.string(0) ?? "" }
     }
 
     /// Refuses a release the database does not know, naming the closest and the known ones.
-    public func requireRelease(_ release: String) throws(StoreError) {
+    package func requireRelease(_ release: String) throws(StoreError) {
         // The usual case is one index lookup; listing every release reads every session.
         let exists: Bool
         do { exists = try database.scalarInt("SELECT 1 FROM sessions WHERE release = ? LIMIT 1", [.text(release)]) != nil } catch {
@@ -53,7 +53,7 @@ extension ResultStore {
     }
 
     /// Refuses a build the release does not have, listing its builds.
-    public func requireBuild(_ build: String, of release: String) throws(StoreError) {
+    package func requireBuild(_ build: String, of release: String) throws(StoreError) {
         let known: [String]
         do { known = try builds(release: release) } catch { throw StoreError("cannot read the builds: \(error)") }
         guard known.contains(build) else {
@@ -62,7 +62,7 @@ extension ResultStore {
     }
 
     /// The builds of a release in build order (see `BuildOrder`), oldest first.
-    public func builds(release: String) throws -> [String] {
+    package func builds(release: String) throws -> [String] {
         let seen = try database.query("SELECT build, min(started_at) FROM sessions WHERE release = ? GROUP BY build", [.text(release)]) {
             (label: $0.string(0) ?? "", firstSeen: $0.double(1) ?? 0)
         }
@@ -71,7 +71,7 @@ extension ResultStore {
 
     /// The distinct testers and devices of a release (or one build), sorted: only of sessions
     /// with at least one record, so a session row added by hand names no one in a report.
-    public func participants(release: String, build: String?) throws -> (testers: [String], devices: [String]) {
+    package func participants(release: String, build: String?) throws -> (testers: [String], devices: [String]) {
         let testers = try database.query(
             "SELECT DISTINCT tester FROM sessions s WHERE release = ?1 AND (?2 IS NULL OR build = ?2) AND tester <> '' AND EXISTS (SELECT 1 FROM records r WHERE r.session_id = s.id) ORDER BY tester",
             [.text(release), SQLValue(build)]) { $0.string(0) ?? "" }
@@ -90,7 +90,7 @@ extension ResultStore {
     /// Two passes of GROUP BY, not a window: SQLite takes the row's other columns from the row
     /// holding the max(), and windows sorted the whole release three to four times slower.
     /// Within the newest build the key orders by time to the microsecond, then by attempt.
-    public static let latestResultQuery = """
+    package static let latestResultQuery = """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
             SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
@@ -112,7 +112,7 @@ extension ResultStore {
     /// For each check and device, the latest finished result in the release (or in one build),
     /// with the number of finished attempts in its build (attempts are numbered per build),
     /// handed to `body` one at a time.
-    public func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
+    package func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in three queries instead of three per result.
         var latest: [ReportedResult] = []
@@ -132,11 +132,11 @@ extension ResultStore {
     }
 
     /// A release and build, the unit a comparison compares.
-    public struct BuildScope: Sendable, Hashable {
-        public var release: String
-        public var build: String
+    package struct BuildScope: Sendable, Hashable {
+        package var release: String
+        package var build: String
 
-        public init(release: String, build: String) {
+        package init(release: String, build: String) {
             self.release = release
             self.build = build
         }
@@ -144,19 +144,19 @@ extension ResultStore {
 
     /// One finished result for comparisons: which scope it belongs to, its verdict, active time,
     /// protocol hash and counters.
-    public struct TimingRow: Sendable {
-        public var check: String
-        public var scope: Int
-        public var device: String
-        public var verdict: Verdict
-        public var activeSeconds: Double?
-        public var protocolHash: String
-        public var updatedAt: Double
-        public var counters: [String: Int]
+    package struct TimingRow: Sendable {
+        package var check: String
+        package var scope: Int
+        package var device: String
+        package var verdict: Verdict
+        package var activeSeconds: Double?
+        package var protocolHash: String
+        package var updatedAt: Double
+        package var counters: [String: Int]
     }
 
     /// Streams the finished results of the given builds, ordered by check, then time.
-    public func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
+    package func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
         guard !scopes.isEmpty else { return }
         // The scopes arrive as one JSON parameter and join through the sessions index; a CASE
         // with a branch per build cost more than the rest of the query at 50 builds.

@@ -6,7 +6,7 @@ import Foundation
 extension ResultStore {
     /// Saves the whole state of one result: the results table shows it, and the session's
     /// append-only record gains an entry chained to the one before.
-    public func save(_ result: CheckResult) throws {
+    package func save(_ result: CheckResult) throws {
         try database.transaction {
             try writeProjection(result)
             try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
@@ -55,7 +55,7 @@ extension ResultStore {
 
     /// The results of one session, every attempt, in the order they were started; results a
     /// walk started together, in the order they were first saved.
-    public func results(inSession sessionID: UUID) throws -> [CheckResult] {
+    package func results(inSession sessionID: UUID) throws -> [CheckResult] {
         let rows = try database.query(
             "SELECT \(Self.resultColumns) FROM results r WHERE r.session_id = ? ORDER BY r.started_at, r.attempt, r.rowid",
             [.text(sessionID.storageText)], Self.readResult)
@@ -133,7 +133,7 @@ extension ResultStore {
 
     /// The attempt number a new result gets, for every check already tried in this release,
     /// build and device (a check not listed starts at 1): one query for a whole walk.
-    public func nextAttempts(release: String, build: String, device: String) throws -> [String: Int] {
+    package func nextAttempts(release: String, build: String, device: String) throws -> [String: Int] {
         var attempts: [String: Int] = [:]
         try database.forEach(
             """
@@ -148,7 +148,7 @@ extension ResultStore {
 
     /// The attempt number a new result for `check` gets: one more than the results recorded
     /// for the same check, release, build and device so far.
-    public func nextAttempt(check: String, release: String, build: String, device: String) throws -> Int {
+    package func nextAttempt(check: String, release: String, build: String, device: String) throws -> Int {
         let count = try database.scalarInt(
             """
             SELECT count(*) FROM results r JOIN sessions s ON s.id = r.session_id

@@ -3,15 +3,17 @@ import Foundation
 
 /// Sessions and results in one SQLite file. Every write is its own transaction, committed
 /// before the call returns, so a crash loses nothing that was saved.
-public final class ResultStore {
-    public let database: Database
+package final class ResultStore {
+    /// The connection: the store's own, so SQL stays beside the code that runs it. Tests reach it
+    /// through `@testable import` to tamper with the file as an attacker would.
+    let database: Database
 
     /// The database file used when neither `--db` nor `CHECKRUN_DB` names one.
-    public static let defaultPath = "checkrun.sqlite"
+    package static let defaultPath = "checkrun.sqlite"
 
     /// Whether opening may create the file. Commands that only read never create a database,
     /// so a mistyped `--db` is an error instead of an empty database that "verifies".
-    public enum Access: Sendable {
+    package enum Access: Sendable {
         case createIfMissing
         case existingOnly
     }
@@ -20,7 +22,7 @@ public final class ResultStore {
     /// checkrun, then brings its schema up to date. `upgrading` hears of an upgrade of a file
     /// that already holds data (from version, to version) before it starts: on a large database
     /// one step can take minutes, and a tester should know why the command waits.
-    public init(path: String, access: Access = .createIfMissing, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
+    package init(path: String, access: Access = .createIfMissing, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
         let file = try DatabaseFile.inspect(path)
         if !file.exists && access == .existingOnly {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")
@@ -48,13 +50,23 @@ public final class ResultStore {
     /// Whether the file at `path` starts as every SQLite database does; nil when it cannot be
     /// read. The one place that looks: merge tells databases from exports by it, and an output
     /// file never replaces a database.
-    public static func isSQLiteFile(_ path: String) -> Bool? {
+    package static func isSQLiteFile(_ path: String) -> Bool? {
         guard let header = try? DatabaseFile(path: path, exists: true, size: 0).header() else { return nil }
         return Array(header.prefix(16)) == DatabaseFile.magic
     }
 
+    /// How long a write waits for another writer's lock (a merge waits longer than a walk).
+    package func waitWhenBusy(seconds: Int) {
+        database.waitWhenBusy(seconds: seconds)
+    }
+
+    /// Whether the database holds no session at all (a target a failed merge just created).
+    package func holdsNoSession() throws -> Bool {
+        try database.scalarInt("SELECT count(*) FROM sessions") == 0
+    }
+
     /// Refreshes the query planner's statistics when this connection wrote, then closes it.
-    public func close() {
+    package func close() {
         database.optimize()
         database.close()
     }
@@ -68,7 +80,7 @@ public final class ResultStore {
     /// answers still in its write-ahead log are read too, leaving nothing beside it. One
     /// written by an older checkrun is copied (through SQLite) and brought up to date in
     /// `scratch`; a newer one is refused. Messages name `path`, never the scratch copy.
-    public static func openForReading(path: String, scratch: String) throws(StoreError) -> ResultStore {
+    package static func openForReading(path: String, scratch: String) throws(StoreError) -> ResultStore {
         let file = try DatabaseFile.inspect(path)
         guard file.exists else { throw StoreError("\(path): no such file; check the path") }
         try file.refuseForeign()
@@ -145,13 +157,13 @@ public final class ResultStore {
     }
 
     /// Runs several writes as one transaction (imports, merges, benchmarks): one commit, not one per row.
-    public func batch<T>(_ body: () throws -> T) throws -> T {
+    package func batch<T>(_ body: () throws -> T) throws -> T {
         try database.transaction(body)
     }
 
     // MARK: - Sessions
 
-    public func insert(_ session: Session) throws {
+    package func insert(_ session: Session) throws {
         try database.transaction {
             try database.run(
                 "INSERT INTO sessions (id, release, build, device, os_version, tester, plan, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -161,7 +173,7 @@ public final class ResultStore {
         }
     }
 
-    public func finish(sessionID: UUID, at date: Date) throws {
+    package func finish(sessionID: UUID, at date: Date) throws {
         try database.transaction {
             try database.run("UPDATE sessions SET finished_at = ? WHERE id = ?", [SQLValue(date), .text(sessionID.storageText)])
         }
@@ -178,7 +190,7 @@ public final class ResultStore {
     }
 
     /// The session whose id starts with `prefix` (the short id a tester types).
-    public func session(matching prefix: String) throws -> Session? {
+    package func session(matching prefix: String) throws -> Session? {
         let pattern = prefix.lowercased().filter { $0.isHexDigit || $0 == "-" }
         guard !pattern.isEmpty else { return nil }
         let matches = try database.query(
@@ -191,17 +203,17 @@ public final class ResultStore {
     }
 
     /// Who or what a session names, for offering the last one used.
-    public enum SessionField: String, Sendable {
+    package enum SessionField: String, Sendable {
         case device, tester
     }
 
     /// The device or tester of the newest session that names one.
-    public func lastUsed(_ field: SessionField) throws -> String? {
+    package func lastUsed(_ field: SessionField) throws -> String? {
         try database.query("SELECT \(field.rawValue) FROM sessions WHERE \(field.rawValue) <> '' ORDER BY started_at DESC LIMIT 1") { $0.string(0) }.first ?? nil
     }
 
     /// The newest session of this release, build and device whose plan is not done yet.
-    public func unfinishedSession(release: String, build: String, device: String) throws -> SessionSummary? {
+    package func unfinishedSession(release: String, build: String, device: String) throws -> SessionSummary? {
         var found: SessionSummary?
         try forEachSessionSummary(release: release) { summary in
             if summary.session.build == build && summary.session.device == device && !summary.isComplete { found = summary }
@@ -209,7 +221,7 @@ public final class ResultStore {
         return found
     }
 
-    public func latestUnfinishedSession() throws -> Session? {
+    package func latestUnfinishedSession() throws -> Session? {
         try database.query(
             "SELECT \(Self.sessionColumns) FROM sessions WHERE finished_at IS NULL ORDER BY started_at DESC LIMIT 1",
             [], Self.readSession).compactMap { $0 }.first
@@ -218,27 +230,27 @@ public final class ResultStore {
     /// A session with how far it got, every verdict counted (of each check's latest attempt in
     /// the session). Whether it is complete is derived from its results, which `verify`
     /// compares with the records, not read from a column anyone could edit.
-    public struct SessionSummary: Sendable {
-        public var session: Session
-        public var completed: Int
-        public var passed = 0
-        public var failed: Int
-        public var blocked = 0
-        public var skipped = 0
+    package struct SessionSummary: Sendable {
+        package var session: Session
+        package var completed: Int
+        package var passed = 0
+        package var failed: Int
+        package var blocked = 0
+        package var skipped = 0
         /// When the last result of a complete session was answered.
-        public var lastAnswer: Date?
+        package var lastAnswer: Date?
 
-        public var isComplete: Bool { !session.plan.isEmpty && completed >= session.plan.count }
+        package var isComplete: Bool { !session.plan.isEmpty && completed >= session.plan.count }
     }
 
-    public func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
+    package func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
         var summaries: [SessionSummary] = []
         try forEachSessionSummary(release: release) { summaries.append($0) }
         return summaries
     }
 
     /// Sessions with their progress, oldest first, one at a time: memory stays flat.
-    public func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
+    package func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
         let sql = """
             SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
                 v.done, v.passed, v.failed, v.blocked, v.skipped, v.last

@@ -6,13 +6,13 @@ import Darwin
 
 /// Buffered reading of standard input by line or by byte from one buffer, so that single keys
 /// in raw mode and whole lines in line mode never steal each other's input.
-public final class InputReader: @unchecked Sendable {
+package final class InputReader {
     private let fileDescriptor: Int32
     private var buffer: [UInt8] = []
     private var position = 0
     private var ended = false
 
-    public init(fileDescriptor: Int32 = STDIN_FILENO) {
+    package init(fileDescriptor: Int32 = STDIN_FILENO) {
         self.fileDescriptor = fileDescriptor
     }
 
@@ -33,7 +33,7 @@ public final class InputReader: @unchecked Sendable {
         }
     }
 
-    public func readByte() -> UInt8? {
+    package func readByte() -> UInt8? {
         if position >= buffer.count && !fill() { return nil }
         defer { position += 1 }
         return buffer[position]
@@ -56,7 +56,7 @@ public final class InputReader: @unchecked Sendable {
     /// One line without its line end (LF, CRLF, or a lone CR, which is what Enter sends while
     /// the terminal is still in raw mode); nil at the end of input. A last line without a line
     /// end still counts. Invalid UTF-8 is repaired, never fatal.
-    public func readLine() -> String? {
+    package func readLine() -> String? {
         var line: [UInt8] = []
         while true {
             if position >= buffer.count && !fill() {

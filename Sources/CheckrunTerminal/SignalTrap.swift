@@ -13,7 +13,7 @@ private nonisolated(unsafe) var farewellLength = 0
 /// Ctrl-C, SIGTERM and SIGHUP: put the terminal back, say how to resume, exit 130.
 /// Every answer is already committed when it is given, so there is nothing left to save; the
 /// handler does only async-signal-safe work (tcsetattr, write, _exit).
-public enum SignalTrap {
+package enum SignalTrap {
     static func rememberTerminal(_ descriptor: Int32, _ state: termios) {
         savedTerminal = state
         savedTerminalDescriptor = descriptor
@@ -21,14 +21,14 @@ public enum SignalTrap {
 
     /// A child started by Foundation's `Process` can inherit a mask that blocks most signals
     /// (swift-corelibs-foundation #4772); clear it so Ctrl-C and SIGTERM reach us.
-    public static func clearSignalMask() {
+    package static func clearSignalMask() {
         var empty = sigset_t()
         sigemptyset(&empty)
         sigprocmask(SIG_SETMASK, &empty, nil)
     }
 
     /// Installs the handlers with the message to print on the way out.
-    public static func install(message: String) {
+    package static func install(message: String) {
         let bytes = Array(message.utf8)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         buffer.initialize(from: bytes, count: bytes.count)
@@ -47,7 +47,7 @@ public enum SignalTrap {
 
     /// Runs `body` with the exit signals held back, so a save is never cut half way; a signal
     /// that arrives meanwhile is handled right after.
-    public static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
+    package static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
         var block = sigset_t(), previous = sigset_t()
         sigemptyset(&block)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&block, signalNumber) }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A key read in raw mode.
-public enum Key: Sendable, Equatable {
+package enum Key: Sendable, Equatable {
     case enter
     case character(Character)
     /// Ctrl-C: in raw mode it arrives as a byte, not as a signal.
@@ -16,13 +16,13 @@ public enum Key: Sendable, Equatable {
 
 /// The controlling terminal on standard input: raw mode for single keys, and the promise
 /// that the original mode comes back on every way out (normal exit, signal, error).
-public final class Terminal: @unchecked Sendable {
-    public let fileDescriptor: Int32
+package final class Terminal {
+    package let fileDescriptor: Int32
     private var original = termios()
     private var isRaw = false
 
     /// nil when standard input is not a terminal (a pipe or a file): prompts then read lines.
-    public init?(fileDescriptor: Int32 = STDIN_FILENO) {
+    package init?(fileDescriptor: Int32 = STDIN_FILENO) {
         guard isatty(fileDescriptor) == 1, tcgetattr(fileDescriptor, &original) == 0 else { return nil }
         self.fileDescriptor = fileDescriptor
         SignalTrap.rememberTerminal(fileDescriptor, original)
@@ -33,7 +33,7 @@ public final class Terminal: @unchecked Sendable {
     }
 
     /// Single keys, no echo, no signals from Ctrl-C (it arrives as a key), reads block for one byte.
-    public func enterRawMode() {
+    package func enterRawMode() {
         guard !isRaw else { return }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
@@ -48,14 +48,14 @@ public final class Terminal: @unchecked Sendable {
     }
 
     /// Back to the mode the terminal had when checkrun started.
-    public func restore() {
+    package func restore() {
         guard isRaw else { return }
         tcsetattr(fileDescriptor, TCSANOW, &original)
         isRaw = false
     }
 
     /// Reads one key in raw mode. Escape sequences (arrow keys) are read whole and ignored.
-    public func readKey(from reader: InputReader) -> Key {
+    package func readKey(from reader: InputReader) -> Key {
         while true {
             guard let byte = reader.readByte() else { return .endOfInput }
             switch byte {

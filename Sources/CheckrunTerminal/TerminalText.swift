@@ -6,16 +6,16 @@ import CheckrunModel
 /// sequences from a tester, a protocol file or a database become visible `\u{…}` marks), and
 /// from the styles `TextStyle` adds. So a value that reaches the screen by a new path is
 /// neutralised without anyone remembering to, and colour still works.
-public struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolation {
+package struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolation {
     /// What is written to the terminal: safe by construction.
-    public private(set) var rendered: String
+    package private(set) var rendered: String
 
     /// Plain text from anywhere, neutralised.
-    public init(_ text: String) {
+    package init(_ text: String) {
         rendered = DisplayText.terminalSafe(text)
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(value)
     }
 
@@ -24,17 +24,17 @@ public struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolatio
         rendered = prefix + DisplayText.terminalSafe(text) + suffix
     }
 
-    public static func + (left: TerminalText, right: TerminalText) -> TerminalText {
+    package static func + (left: TerminalText, right: TerminalText) -> TerminalText {
         var joined = left
         joined.rendered += right.rendered
         return joined
     }
 
-    public static func + (left: TerminalText, right: String) -> TerminalText {
+    package static func + (left: TerminalText, right: String) -> TerminalText {
         left + TerminalText(right)
     }
 
-    public static func + (left: String, right: TerminalText) -> TerminalText {
+    package static func + (left: String, right: TerminalText) -> TerminalText {
         TerminalText(left) + right
     }
 }

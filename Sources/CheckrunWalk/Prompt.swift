@@ -1,8 +1,8 @@
 import CheckrunModel
 
 /// What the walk asks now, and how the answer is read.
-public struct Prompt: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable {
+package struct Prompt: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// A line of text, ended by Enter.
         case line
         /// The stopwatch is running or paused: single keys act at once on a terminal
@@ -10,14 +10,14 @@ public struct Prompt: Sendable, Equatable {
         case stopwatch
     }
 
-    public var step: WalkStep
+    package var step: WalkStep
     /// The question, in words.
-    public var text: String
-    public var mode: Mode
+    package var text: String
+    package var mode: Mode
 }
 
 /// What the walk tells its caller to do after an input.
-public enum WalkEvent: Sendable, Equatable {
+package enum WalkEvent: Sendable, Equatable {
     /// Show this line to the tester.
     case say(String)
     /// The line that begins a check ("Check 2 of 22: …"), which a caller may emphasise.

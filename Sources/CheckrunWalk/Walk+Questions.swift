@@ -49,7 +49,7 @@ extension Walk {
         }
     }
 
-    public static let helpLines = [
+    package static let helpLines = [
         "Keys at every prompt (a single letter or the whole word):",
         "  ?  help     this list",
         "  b  back     change the previous answer",

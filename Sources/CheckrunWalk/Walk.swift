@@ -6,10 +6,10 @@ import Foundation
 ///
 /// Where it stands is derived from the answers themselves (the first check without a verdict,
 /// at its first unanswered step), so a session rebuilt from the database resumes exactly there.
-public struct Walk: Sendable {
-    public let session: Session
-    public let plan: [CheckReference]
-    public internal(set) var results: [CheckResult]
+package struct Walk: Sendable {
+    package let session: Session
+    package let plan: [CheckReference]
+    package internal(set) var results: [CheckResult]
 
     /// A step the tester went back to with `b`; answered, the walk returns to where it was.
     var revisit: (check: Int, step: WalkStep)?
@@ -27,9 +27,9 @@ public struct Walk: Sendable {
     }
 
     /// Notes longer than this are refused: a paste of a whole log belongs in a ticket.
-    public static let maximumNotesLength = 1_000_000
+    package static let maximumNotesLength = 1_000_000
     /// Counts above this are surely a typing slip.
-    public static let maximumCount = 100_000
+    package static let maximumCount = 100_000
 
     /// - Parameters:
     ///   - results: what the session already holds (latest attempt per check), for resuming.
@@ -38,7 +38,7 @@ public struct Walk: Sendable {
     ///   - date: when the walk starts: the start of the results it makes.
     ///   - newID: makes each new result's id. The walk reads no clock and makes no id of its own,
     ///     so the same answers at the same times give the same results.
-    public init(session: Session, plan: [CheckReference], results existing: [CheckResult], nextAttempts: [String: Int],
+    package init(session: Session, plan: [CheckReference], results existing: [CheckResult], nextAttempts: [String: Int],
                 at date: Date, newID: () -> UUID) {
         self.session = session
         self.plan = plan
@@ -64,7 +64,7 @@ public struct Walk: Sendable {
     // MARK: - Where the walk stands
 
     /// The check being walked: the first one without a verdict.
-    public var currentCheck: Int? {
+    package var currentCheck: Int? {
         if let revisit { return revisit.check }
         if let blocking { return blocking }
         return results.indices.first { !isDone($0) }
@@ -72,7 +72,7 @@ public struct Walk: Sendable {
 
     /// A check is done when blocked or skipped, or when every step has its answer. (A draft
     /// check's overall verdict is an answer, so a verdict alone does not mean done.)
-    public func isDone(_ index: Int) -> Bool {
+    package func isDone(_ index: Int) -> Bool {
         let result = results[index]
         if result.verdict == .blocked || result.verdict == .skipped { return true }
         let check = plan[index].check
@@ -80,11 +80,11 @@ public struct Walk: Sendable {
     }
 
     /// How many checks are done.
-    public var doneCount: Int { results.indices.filter(isDone).count }
+    package var doneCount: Int { results.indices.filter(isDone).count }
 
-    public var isFinished: Bool { currentCheck == nil }
+    package var isFinished: Bool { currentCheck == nil }
 
-    public var currentStep: WalkStep? {
+    package var currentStep: WalkStep? {
         if let revisit { return revisit.step }
         guard let index = currentCheck else { return nil }
         if blocking != nil { return .blockReason }
@@ -92,7 +92,7 @@ public struct Walk: Sendable {
         return WalkStep.steps(for: check).first { !results[index].isAnswered($0, check) }
     }
 
-    public var prompt: Prompt? {
+    package var prompt: Prompt? {
         guard let index = currentCheck, let step = currentStep else { return nil }
         if confirmingSkip == index {
             return Prompt(step: step, text: "Skip check \(index + 1) and set its answers aside? Type y to skip, or n (or Enter) to go on.", mode: .line)
@@ -106,7 +106,7 @@ public struct Walk: Sendable {
     }
 
     /// The lines that introduce the current check, once per check.
-    public mutating func introduce() -> [WalkEvent] {
+    package mutating func introduce() -> [WalkEvent] {
         guard let index = currentCheck, announced != index else { return [] }
         announced = index
         let reference = plan[index]
@@ -141,7 +141,7 @@ public struct Walk: Sendable {
 
     /// Handles one answer: a line, or a single stopwatch key (Enter is the empty string).
     /// `now` is a monotonic clock reading in seconds.
-    public mutating func handle(_ input: String, now: Double, date: Date) -> [WalkEvent] {
+    package mutating func handle(_ input: String, now: Double, date: Date) -> [WalkEvent] {
         guard let index = currentCheck, let step = currentStep else { return [.finished] }
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         let word = trimmed.lowercased()

@@ -1,7 +1,7 @@
 import CheckrunModel
 
 /// One question of a check, in the order the walk asks them.
-public enum WalkStep: Sendable, Equatable {
+package enum WalkStep: Sendable, Equatable {
     /// The stopwatch: start, pause, tally, stop, or a typed time.
     case timing
     /// Expected outcome N (0-based): pass, fail or not applicable, or a number for a target.

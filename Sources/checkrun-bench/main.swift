@@ -135,7 +135,7 @@ for size in sizes {
     let seconds = try SyntheticData.fill(store, library: library, total: size)
     // Closed before anything reads it, as a database at rest is: the last connection's close
     // folds the write-ahead log into the file, which every reader would otherwise consult.
-    store.database.close()
+    store.close()
     let label = size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size)
     row("[\(label)] insert throughput", String(format: "%.0f results/s", Double(size) / seconds))
     let common = ["--protocols", protocolFolder.path, "--db", path]

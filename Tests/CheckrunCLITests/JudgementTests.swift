@@ -1,5 +1,5 @@
 import CheckrunModel
-import CheckrunStore
+@testable import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing

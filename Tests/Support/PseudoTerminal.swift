@@ -5,15 +5,15 @@ import Glibc
 
 /// Runs the built `checkrun` on a real pseudo-terminal, as its controlling terminal, so tests
 /// see what a tester sees: raw-mode keys, echo, Ctrl-C as a key and as a signal.
-public final class PseudoTerminal: @unchecked Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package final class PseudoTerminal: @unchecked Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// glibc's POSIX_SPAWN_SETSID, which Swift does not import.
     private static let spawnSetSID: Int32 = 0x80
 
-    public let pid: pid_t
+    package let pid: pid_t
     private let master: Int32
     private let slave: Int32
     private var buffer: [UInt8] = []
@@ -21,7 +21,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     private var mark = 0
     private var exitStatus: Int32?
 
-    public init(_ arguments: [String], directory: String, environment: [String: String] = [:]) throws {
+    package init(_ arguments: [String], directory: String, environment: [String: String] = [:]) throws {
         var masterFD: Int32 = -1, slaveFD: Int32 = -1
         var size = winsize(ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&masterFD, &slaveFD, nil, nil, &size) == 0 else { throw Failure(description: "openpty failed") }
@@ -78,7 +78,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// All output so far, escape sequences included.
-    public var output: String { String(decoding: buffer, as: UTF8.self) }
+    package var output: String { String(decoding: buffer, as: UTF8.self) }
 
     private func pump(until deadline: Date) {
         var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -91,7 +91,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Waits until `text` appears after the last match; returns the output up to and including it.
     @discardableResult
-    public func expect(_ text: String, timeout: TimeInterval = 15) throws -> String {
+    package func expect(_ text: String, timeout: TimeInterval = 15) throws -> String {
         let needle = Array(text.utf8)
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -116,18 +116,18 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Types text, as keys; "\r" is the Enter key.
-    public func send(_ text: String) {
+    package func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     /// Types a line and Enter.
-    public func sendLine(_ text: String) {
+    package func sendLine(_ text: String) {
         send(text + "\r")
     }
 
     /// Waits for the program to end, collecting its last output; nil when it did not end in time.
-    public func waitForExit(timeout: TimeInterval = 15) -> Int32? {
+    package func waitForExit(timeout: TimeInterval = 15) -> Int32? {
         if let exitStatus { return exitStatus }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -145,7 +145,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// The terminal's settings as the program left them.
-    public var isInCookedMode: Bool {
+    package var isInCookedMode: Bool {
         var settings = termios()
         guard tcgetattr(slave, &settings) == 0 else { return false }
         return settings.c_lflag & tcflag_t(ICANON) != 0 && settings.c_lflag & tcflag_t(ECHO) != 0

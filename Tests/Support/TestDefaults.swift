@@ -7,7 +7,7 @@ import Foundation
 // these shorter forms, which take them here, where it is visible that a test chose them.
 
 extension Session {
-    public init(release: String, build: String, device: String = "", osVersion: String = "", tester: String = "", plan: [String],
+    package init(release: String, build: String, device: String = "", osVersion: String = "", tester: String = "", plan: [String],
                 startedAt: Date = Date(), finishedAt: Date? = nil) {
         self.init(id: UUID(), release: release, build: build, device: device, osVersion: osVersion, tester: tester, plan: plan,
                   startedAt: startedAt, finishedAt: finishedAt)
@@ -15,36 +15,36 @@ extension Session {
 }
 
 extension CheckResult {
-    public init(sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int, startedAt: Date = Date()) {
+    package init(sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int, startedAt: Date = Date()) {
         self.init(id: .timeOrdered(at: startedAt), sessionID: sessionID, check: check, protocolHash: protocolHash, attempt: attempt,
                   outcomeCount: outcomeCount, startedAt: startedAt)
     }
 }
 
 extension StopwatchEvent {
-    public init(_ kind: Kind, at: Double, typedSeconds: Double? = nil) {
+    package init(_ kind: Kind, at: Double, typedSeconds: Double? = nil) {
         self.init(kind, at: at, typedSeconds: typedSeconds, recordedAt: Date())
     }
 }
 
 extension OutcomeAnswer {
-    public init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil) {
+    package init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil) {
         self.init(verdict, value: value, note: note, answeredAt: Date())
     }
 }
 
 extension CounterValue {
-    public init(_ value: Int) {
+    package init(_ value: Int) {
         self.init(value, answeredAt: Date())
     }
 }
 
 extension Walk {
-    public init(session: Session, plan: [CheckReference], results: [CheckResult], nextAttempts: [String: Int]) {
+    package init(session: Session, plan: [CheckReference], results: [CheckResult], nextAttempts: [String: Int]) {
         self.init(session: session, plan: plan, results: results, nextAttempts: nextAttempts, at: Date(), newID: { UUID.timeOrdered(at: Date()) })
     }
 
-    public mutating func handle(_ input: String, now: Double) -> [WalkEvent] {
+    package mutating func handle(_ input: String, now: Double) -> [WalkEvent] {
         handle(input, now: now, date: Date())
     }
 }

@@ -5,40 +5,40 @@ import Glibc
 
 /// Where the package's own files are, found from this source file, so tests never need
 /// anything outside the clone.
-public enum Repository {
-    public static let root: URL = URL(fileURLWithPath: #filePath)
+package enum Repository {
+    package static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static func path(_ relative: String) -> String {
+    package static func path(_ relative: String) -> String {
         root.appendingPathComponent(relative).path
     }
 
-    public static func text(_ relative: String) throws -> String {
+    package static func text(_ relative: String) throws -> String {
         try String(contentsOfFile: path(relative), encoding: .utf8)
     }
 
     /// The `../shared` folder beside the clone, when there is one (a user's clone has none).
-    public static var shared: URL? {
+    package static var shared: URL? {
         let url = root.deletingLastPathComponent().appendingPathComponent("shared")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 }
 
 /// A fresh folder under the system's temporary directory, removed by `remove()`.
-public struct TemporaryFolder: Sendable {
-    public let url: URL
+package struct TemporaryFolder: Sendable {
+    package let url: URL
 
-    public init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    public var path: String { url.path }
+    package var path: String { url.path }
 
-    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     @discardableResult
-    public func write(_ name: String, _ text: String) throws -> String {
+    package func write(_ name: String, _ text: String) throws -> String {
         let target = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: target)
@@ -46,31 +46,31 @@ public struct TemporaryFolder: Sendable {
     }
 
     @discardableResult
-    public func write(_ name: String, bytes: [UInt8]) throws -> String {
+    package func write(_ name: String, bytes: [UInt8]) throws -> String {
         let target = url.appendingPathComponent(name)
         try Data(bytes).write(to: target)
         return target.path
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(at: url)
     }
 }
 
 /// What a run of the built `checkrun` printed and returned.
-public struct ProcessResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
-    public var timedOut: Bool
+package struct ProcessResult: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
+    package var timedOut: Bool
 }
 
 /// Runs the built `checkrun` binary as a user would: a real process, real exit code.
-public enum Checkrun {
+package enum Checkrun {
     /// The binary SwiftPM built beside the test bundle, in the same build folder (debug or
     /// release), so the tests run the build they were built with: never a stale binary from
     /// another configuration, which a fixed `.build/debug/checkrun` could have been.
-    public static var executable: String {
+    package static var executable: String {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("checkrun").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("checkrun").path,
@@ -81,7 +81,7 @@ public enum Checkrun {
     }
 
     /// Runs checkrun with `arguments` in `directory`, feeding `input` on standard input.
-    public static func run(
+    package static func run(
         _ arguments: [String], in directory: String? = nil, input: String? = nil,
         environment: [String: String] = [:], timeout: TimeInterval = 60
     ) throws -> ProcessResult {
@@ -91,9 +91,9 @@ public enum Checkrun {
 
 /// Runs a program to its end and collects what it printed: checkrun itself, or a shell,
 /// setpriv or the sqlite3 shell wrapped around it.
-public enum Subprocess {
+package enum Subprocess {
     /// checkrun's own variables are cleared first, so the machine's settings never leak into a test.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], in directory: String? = nil, input: String? = nil,
         environment: [String: String] = [:], timeout: TimeInterval = 60
     ) throws -> ProcessResult {
@@ -156,9 +156,9 @@ private final class Collected: @unchecked Sendable {
 }
 
 /// SQL that turns a current database back into an older schema version, for upgrade tests.
-public enum OlderSchema {
+package enum OlderSchema {
     /// Version 2 kept records WITHOUT ROWID.
-    public static let version2 = """
+    package static let version2 = """
         CREATE TABLE old (session_id TEXT NOT NULL REFERENCES sessions (id), sequence INTEGER NOT NULL, result_id TEXT NOT NULL,
             kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
             hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;

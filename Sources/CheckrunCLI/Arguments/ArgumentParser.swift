@@ -1,35 +1,35 @@
 import CheckrunModel
 
 /// A mistake on the command line: printed with a hint, exit code 2.
-public struct UsageError: Error, Sendable, CustomStringConvertible {
-    public var message: String
+package struct UsageError: Error, Sendable, CustomStringConvertible {
+    package var message: String
     /// The command whose help the user should read, if any.
-    public var command: String?
+    package var command: String?
 
-    public init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The options and arguments given to one command.
-public struct ParsedArguments: Sendable {
-    public var values: [String: [String]] = [:]
-    public var flags: Set<String> = []
-    public var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+    package var values: [String: [String]] = [:]
+    package var flags: Set<String> = []
+    package var positionals: [String] = []
     /// The options the command declares (with the global ones). Reading any other is a
     /// mistake in checkrun, not the user's: it would always read nothing (as `CheckFilter` once
     /// read `--wcag` for `run`, which did not declare it). Debug builds, which the tests run,
     /// stop on it.
-    public var declared: Set<String>
+    package var declared: Set<String>
 
-    public init(declared: Set<String>) { self.declared = declared }
+    package init(declared: Set<String>) { self.declared = declared }
 
-    public func value(_ name: String) -> String? { checked(name); return values[name]?.last }
-    public func all(_ name: String) -> [String] { checked(name); return values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { checked(name); return flags.contains(name) }
+    package func value(_ name: String) -> String? { checked(name); return values[name]?.last }
+    package func all(_ name: String) -> [String] { checked(name); return values[name] ?? [] }
+    package func flag(_ name: String) -> Bool { checked(name); return flags.contains(name) }
 
     private func checked(_ name: String) {
         assert(declared.contains(name), "checkrun reads --\(name), which this command does not declare")
@@ -38,8 +38,8 @@ public struct ParsedArguments: Sendable {
 
 /// Parses `--flag`, `--name value`, `--name=value` and positionals against a command's
 /// declaration (plus the global options), so help, parsing and completion cannot disagree.
-public enum ArgumentParser {
-    public static func parse(_ arguments: [String], for command: CommandDefinition, global: [OptionDefinition]) throws(UsageError) -> ParsedArguments {
+package enum ArgumentParser {
+    package static func parse(_ arguments: [String], for command: CommandDefinition, global: [OptionDefinition]) throws(UsageError) -> ParsedArguments {
         let options = command.options + global
         var parsed = ParsedArguments(declared: Set(options.map(\.name)))
         var index = 0

@@ -1,5 +1,5 @@
 /// How the shell should complete a value.
-public enum CompletionKind: Sendable, Equatable {
+package enum CompletionKind: Sendable, Equatable {
     case none
     case file
     case directory
@@ -9,8 +9,8 @@ public enum CompletionKind: Sendable, Equatable {
 }
 
 /// One `--option` of a command. Help text, parsing and completion scripts all come from this.
-public struct OptionDefinition: Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct OptionDefinition: Sendable {
+    package enum Kind: Sendable, Equatable {
         /// `--flag`, present or absent.
         case flag
         /// `--name VALUE` or `--name=VALUE`.
@@ -19,14 +19,14 @@ public struct OptionDefinition: Sendable {
         case repeated(String)
     }
 
-    public var name: String
-    public var kind: Kind
-    public var help: String
-    public var completion: CompletionKind
+    package var name: String
+    package var kind: Kind
+    package var help: String
+    package var completion: CompletionKind
     /// Shown without brackets in the usage line: the command cannot run without it.
-    public var isRequired: Bool
+    package var isRequired: Bool
 
-    public init(_ name: String, _ kind: Kind, help: String, completion: CompletionKind = .none, required: Bool = false) {
+    package init(_ name: String, _ kind: Kind, help: String, completion: CompletionKind = .none, required: Bool = false) {
         self.name = name
         self.kind = kind
         self.help = help
@@ -34,10 +34,10 @@ public struct OptionDefinition: Sendable {
         self.isRequired = required
     }
 
-    public var takesValue: Bool { kind != .flag }
+    package var takesValue: Bool { kind != .flag }
 
     /// `--release R`, as usage lines show it.
-    public var synopsis: String {
+    package var synopsis: String {
         switch kind {
         case .flag: return "--\(name)"
         case .value(let value): return "--\(name) \(value)"
@@ -47,14 +47,14 @@ public struct OptionDefinition: Sendable {
 }
 
 /// A positional argument.
-public struct ArgumentDefinition: Sendable {
-    public var name: String
-    public var help: String
-    public var isOptional: Bool
-    public var isRepeating: Bool
-    public var completion: CompletionKind
+package struct ArgumentDefinition: Sendable {
+    package var name: String
+    package var help: String
+    package var isOptional: Bool
+    package var isRepeating: Bool
+    package var completion: CompletionKind
 
-    public init(_ name: String, help: String, optional: Bool = false, repeating: Bool = false, completion: CompletionKind = .none) {
+    package init(_ name: String, help: String, optional: Bool = false, repeating: Bool = false, completion: CompletionKind = .none) {
         self.name = name
         self.help = help
         self.isOptional = optional
@@ -62,33 +62,33 @@ public struct ArgumentDefinition: Sendable {
         self.completion = completion
     }
 
-    public var synopsis: String {
+    package var synopsis: String {
         let core = name + (isRepeating ? "…" : "")
         return isOptional ? "[\(core)]" : core
     }
 }
 
 /// A real invocation shown in help, with what it does.
-public struct Example: Sendable {
-    public var command: String
-    public var explanation: String
+package struct Example: Sendable {
+    package var command: String
+    package var explanation: String
 
-    public init(_ command: String, _ explanation: String) {
+    package init(_ command: String, _ explanation: String) {
         self.command = command
         self.explanation = explanation
     }
 }
 
 /// The declaration of one command: its name, options, arguments, help and examples.
-public struct CommandDefinition: Sendable {
-    public var name: String
-    public var abstract: String
-    public var discussion: String
-    public var arguments: [ArgumentDefinition]
-    public var options: [OptionDefinition]
-    public var examples: [Example]
+package struct CommandDefinition: Sendable {
+    package var name: String
+    package var abstract: String
+    package var discussion: String
+    package var arguments: [ArgumentDefinition]
+    package var options: [OptionDefinition]
+    package var examples: [Example]
 
-    public init(
+    package init(
         name: String, abstract: String, discussion: String = "", arguments: [ArgumentDefinition] = [],
         options: [OptionDefinition] = [], examples: [Example] = []
     ) {
@@ -100,7 +100,7 @@ public struct CommandDefinition: Sendable {
         self.examples = examples
     }
 
-    public var usage: String {
+    package var usage: String {
         var parts = ["checkrun", name]
         parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }
         parts += arguments.map(\.synopsis)

@@ -48,13 +48,13 @@ struct MergeCommand: CheckrunCommand {
         let created = !FileManager.default.fileExists(atPath: targetPath)
         let store = try context.openStore()
         // A merge is not interactive: behind another long merge it may wait minutes, not seconds.
-        store.database.waitWhenBusy(seconds: 600)
+        store.waitWhenBusy(seconds: 600)
         do {
             return try merge(sources, into: store, context)
         } catch {
             // A target this merge created and nothing landed in is removed again.
-            if created, (try? store.database.scalarInt("SELECT count(*) FROM sessions")) == 0 {
-                store.database.close()
+            if created, (try? store.holdsNoSession()) == true {
+                store.close()
                 removeDatabase(targetPath)
             }
             throw error

@@ -69,7 +69,7 @@ struct VerifyCommand: CheckrunCommand {
 }
 
 /// Progress at most once a second, from whichever thread reports it.
-final class ProgressClock: @unchecked Sendable {
+final class ProgressClock {
     private let lock = NSLock()
     private var last = Date()
 

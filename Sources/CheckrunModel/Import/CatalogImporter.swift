@@ -1,29 +1,29 @@
 import Foundation
 
 /// A message about a catalog page, printed as `file:line: message`.
-public struct ImportMessage: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var message: String
+package struct ImportMessage: Error, Sendable, Equatable, CustomStringConvertible {
+    package var file: String
+    package var line: Int?
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
     }
 }
 
 /// What importing one page produced.
-public struct CatalogImport: Sendable {
-    public var document: ProtocolDocument
-    public var warnings: [ImportMessage]
+package struct CatalogImport: Sendable {
+    package var document: ProtocolDocument
+    package var warnings: [ImportMessage]
 }
 
 /// Turns a catalog page (plain text or Markdown) into a protocol: a check from every
 /// Profile/Task/Expected block, draft checks from one-line "Check:" sentences, and the
 /// WCAG numbers of the "WCAG mapping" list.
-public struct CatalogImporter: Sendable {
-    public let wcag: WCAGTable
+package struct CatalogImporter: Sendable {
+    package let wcag: WCAGTable
 
-    public init(wcag: WCAGTable = .wcag22) {
+    package init(wcag: WCAGTable = .wcag22) {
         self.wcag = wcag
     }
 
@@ -44,7 +44,7 @@ public struct CatalogImporter: Sendable {
         var field: CatalogLine.Label? = .profile
     }
 
-    public func importPage(text: String, fileName: String) throws(ImportMessage) -> CatalogImport {
+    package func importPage(text: String, fileName: String) throws(ImportMessage) -> CatalogImport {
         let file = fileName
         func failure(_ line: Int?, _ message: String) -> ImportMessage { ImportMessage(file: file, line: line, message: message) }
 

@@ -1,17 +1,17 @@
 /// Why a JSON text could not be read, and where.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
-    public var message: String
-    public var location: SourceLocation
+package struct JSONSyntaxError: Error, Sendable, Equatable {
+    package var message: String
+    package var location: SourceLocation
 }
 
 /// A strict RFC 8259 parser that records the line and column of every value and key.
 ///
 /// Foundation's parser gives neither positions nor the integer/number distinction, and it
 /// accepts duplicate keys silently; a protocol file edited by hand needs all three.
-public struct JSONParser {
+package struct JSONParser {
     /// Deeper nesting than this is refused: no protocol needs it, and it keeps the parser's
     /// recursion far from the stack's limit.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private var index = 0
@@ -27,12 +27,12 @@ public struct JSONParser {
         self.bytes = bytes
     }
 
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
         try parse(bytes: Array(text.utf8))
     }
 
     /// Parses UTF-8 bytes. A leading byte-order mark is skipped.
-    public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             parser.index = 3

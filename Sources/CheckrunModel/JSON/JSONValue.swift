@@ -1,51 +1,51 @@
 /// A line and column in a text file, both counted from 1. Columns count Unicode scalars,
 /// so a message points at the character an editor shows, not at a byte.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// A parsed JSON value that remembers where it stood in its file, so validation errors can
 /// name `file:line:column` as well as the JSON pointer.
-public struct JSONNode: Sendable, Equatable {
-    public var value: JSONValue
-    public var location: SourceLocation
+package struct JSONNode: Sendable, Equatable {
+    package var value: JSONValue
+    package var location: SourceLocation
 
-    public init(_ value: JSONValue, at location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    package init(_ value: JSONValue, at location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.value = value
         self.location = location
     }
 
-    public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool { lhs.value == rhs.value }
+    package static func == (lhs: JSONNode, rhs: JSONNode) -> Bool { lhs.value == rhs.value }
 }
 
 /// One `"key": value` pair; objects keep their members in file order.
-public struct JSONMember: Sendable, Equatable {
-    public var key: String
-    public var keyLocation: SourceLocation
-    public var value: JSONNode
+package struct JSONMember: Sendable, Equatable {
+    package var key: String
+    package var keyLocation: SourceLocation
+    package var value: JSONNode
 
-    public init(_ key: String, _ value: JSONNode, keyLocation: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    package init(_ key: String, _ value: JSONNode, keyLocation: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.key = key
         self.keyLocation = keyLocation
         self.value = value
     }
 
-    public static func == (lhs: JSONMember, rhs: JSONMember) -> Bool {
+    package static func == (lhs: JSONMember, rhs: JSONMember) -> Bool {
         lhs.key.unicodeScalars.elementsEqual(rhs.key.unicodeScalars) && lhs.value == rhs.value
     }
 }
 
 /// JSON as written: integers stay apart from other numbers (Foundation on Linux blurs them),
 /// and strings compare by Unicode scalars, as JSON equality means.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -54,7 +54,7 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONNode])
     case object([JSONMember])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -71,7 +71,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// How a message names this kind of value to a person.
-    public var spokenType: String {
+    package var spokenType: String {
         switch self {
         case .null: return "null"
         case .bool: return "true or false"
@@ -84,12 +84,12 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONNode {
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = value { return text }
         return nil
     }
 
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch value {
         case .integer(let number): return number
         case .number(let number) where number.rounded() == number && abs(number) < 1e15: return Int(number)
@@ -97,7 +97,7 @@ extension JSONNode {
         }
     }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch value {
         case .integer(let number): return Double(number)
         case .number(let number): return number
@@ -105,22 +105,22 @@ extension JSONNode {
         }
     }
 
-    public var arrayValue: [JSONNode]? {
+    package var arrayValue: [JSONNode]? {
         if case .array(let items) = value { return items }
         return nil
     }
 
-    public var objectMembers: [JSONMember]? {
+    package var objectMembers: [JSONMember]? {
         if case .object(let members) = value { return members }
         return nil
     }
 
     /// The member named `key`, for objects; nil otherwise.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         objectMembers?.first { $0.key == key }?.value
     }
 
-    public func member(_ key: String) -> JSONMember? {
+    package func member(_ key: String) -> JSONMember? {
         objectMembers?.first { $0.key == key }
     }
 }

@@ -4,8 +4,8 @@
 /// Text is gathered as UTF-8 bytes and made a `String` once at the end: every saved answer's
 /// record and every JSON report goes through here, and appending many small strings to a
 /// `String` cost more than the rest of a save.
-public enum JSONWriter {
-    public static func write(_ value: JSONValue) -> String {
+package enum JSONWriter {
+    package static func write(_ value: JSONValue) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(1024)
         write(value, indent: 0, into: &output)
@@ -14,14 +14,14 @@ public enum JSONWriter {
     }
 
     /// The value on one line, without a line end: compact JSON for one-line layouts and messages.
-    public static func compact(_ value: JSONValue) -> String {
+    package static func compact(_ value: JSONValue) -> String {
         var output: [UInt8] = []
         writeCompact(value, into: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// A JSON string literal; control characters are escaped, everything else is kept as typed.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + 2)
         appendQuoted(text, to: &output)

@@ -1,7 +1,7 @@
 /// The assistive technology (or way of using the phone) a check's profile is about, so reports
 /// group "Switch Control", "Switch Control, item scanning" and "Switch Control, default scanning
 /// speed" under one heading instead of three.
-public enum AssistiveTechnology: String, Sendable, CaseIterable {
+package enum AssistiveTechnology: String, Sendable, CaseIterable {
     case voiceOver = "VoiceOver"
     case switchControl = "Switch Control"
     case voiceControl = "Voice Control"
@@ -15,7 +15,7 @@ public enum AssistiveTechnology: String, Sendable, CaseIterable {
 
     /// What a profile's words name, in the order the catalog's profiles need: "Voice Control,
     /// \"Show numbers\"" is Voice Control, "touch, one hand" is touch.
-    public static func derived(from profile: String) -> AssistiveTechnology {
+    package static func derived(from profile: String) -> AssistiveTechnology {
         let words = profile.lowercased()
         let named: [(String, AssistiveTechnology)] = [
             ("voiceover", .voiceOver), ("switch control", .switchControl), ("voice control", .voiceControl),

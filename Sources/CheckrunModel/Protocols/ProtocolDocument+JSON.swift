@@ -15,7 +15,7 @@ extension ProtocolDocument {
     }
 
     /// The file's JSON, keys in the order a person reads them.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [JSONMember] = []
         if let schemaReference { members.append(member("$schema", .string(schemaReference))) }
         members += [
@@ -30,7 +30,7 @@ extension ProtocolDocument {
     }
 
     /// The text of the protocol file as checkrun writes it.
-    public var fileText: String { JSONWriter.write(json) }
+    package var fileText: String { JSONWriter.write(json) }
 }
 
 extension Check {
@@ -49,7 +49,7 @@ extension Check {
             assistiveTechnology: node["assistiveTechnology"]?.stringValue.flatMap(AssistiveTechnology.init(rawValue:)))
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members = [
             member("id", .string(id)),
             member("profile", .string(profile)),
@@ -81,7 +81,7 @@ extension ExpectedOutcome {
             outOf: node["outOf"]?.intValue))
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         guard let target else { return .string(text) }
         var members = [member("text", .string(text)), member("counter", .string(target.counter))]
         if let atLeast = target.atLeast { members.append(member("atLeast", .integer(atLeast))) }
@@ -97,7 +97,7 @@ extension Counter {
         self.init(id: id, label: label, ceiling: node["ceiling"]?.intValue)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members = [member("id", .string(id)), member("label", .string(label))]
         if let ceiling { members.append(member("ceiling", .integer(ceiling))) }
         return .object(members)
@@ -111,7 +111,7 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember {
 extension ProtocolDocument {
     /// SHA-256 of the protocol as checkrun writes it, so formatting does not matter but any change
     /// of content does. Results keep it, and reports show when a protocol changed after testing.
-    public var contentHash: String {
+    package var contentHash: String {
         SHA256.hex(fileText)
     }
 }

@@ -1,22 +1,22 @@
 /// One protocol file: a catalog entry's checks, ready to walk.
 /// (Named to keep clear of Swift's own `.Protocol` metatype.)
-public struct ProtocolDocument: Sendable, Equatable {
-    public enum Status: String, Sendable, CaseIterable {
+package struct ProtocolDocument: Sendable, Equatable {
+    package enum Status: String, Sendable, CaseIterable {
         case draft, ready
     }
 
-    public var id: String
-    public var title: String
-    public var status: Status
-    public var source: String
-    public var wcag: [String]
-    public var checks: [Check]
+    package var id: String
+    package var title: String
+    package var status: Status
+    package var source: String
+    package var wcag: [String]
+    package var checks: [Check]
     /// Where the file's `$schema` points, so that editors validate it as it is typed.
-    public var schemaReference: String?
+    package var schemaReference: String?
 
-    public static let defaultSchemaReference = "../Schemas/protocol.schema.json"
+    package static let defaultSchemaReference = "../Schemas/protocol.schema.json"
 
-    public init(
+    package init(
         id: String, title: String, status: Status, source: String, wcag: [String], checks: [Check],
         schemaReference: String? = ProtocolDocument.defaultSchemaReference
     ) {
@@ -30,30 +30,30 @@ public struct ProtocolDocument: Sendable, Equatable {
     }
 
     /// The success criteria a check gives evidence for: its own list, else the protocol's.
-    public func criteria(for check: Check) -> [String] {
+    package func criteria(for check: Check) -> [String] {
         check.wcag ?? wcag
     }
 }
 
 /// One check: how the tester uses the phone (profile), what they do (task) and what must happen.
-public struct Check: Sendable, Equatable {
-    public var id: String
-    public var profile: String
-    public var task: String
-    public var expected: [ExpectedOutcome]
-    public var counters: [Counter]
-    public var timeLimit: Int?
-    public var wcag: [String]?
-    public var notes: String?
+package struct Check: Sendable, Equatable {
+    package var id: String
+    package var profile: String
+    package var task: String
+    package var expected: [ExpectedOutcome]
+    package var counters: [Counter]
+    package var timeLimit: Int?
+    package var wcag: [String]?
+    package var notes: String?
     /// Why the check still needs a person's review; nil once reviewed.
-    public var review: String?
+    package var review: String?
     /// The assistive technology as the file names it; nil in files written before the field.
-    public var assistiveTechnology: AssistiveTechnology?
+    package var assistiveTechnology: AssistiveTechnology?
 
     /// The assistive technology reports group by: as the file names it, else as its profile says.
-    public var technology: AssistiveTechnology { assistiveTechnology ?? .derived(from: profile) }
+    package var technology: AssistiveTechnology { assistiveTechnology ?? .derived(from: profile) }
 
-    public init(
+    package init(
         id: String, profile: String, task: String, expected: [ExpectedOutcome], counters: [Counter] = [],
         timeLimit: Int? = nil, wcag: [String]? = nil, notes: String? = nil, review: String? = nil,
         assistiveTechnology: AssistiveTechnology? = nil
@@ -72,38 +72,38 @@ public struct Check: Sendable, Equatable {
 }
 
 /// An outcome the tester judges pass, fail or not applicable.
-public struct ExpectedOutcome: Sendable, Equatable {
-    public var text: String
-    public var target: NumericTarget?
+package struct ExpectedOutcome: Sendable, Equatable {
+    package var text: String
+    package var target: NumericTarget?
 
-    public init(_ text: String, target: NumericTarget? = nil) {
+    package init(_ text: String, target: NumericTarget? = nil) {
         self.text = text
         self.target = target
     }
 }
 
 /// A number an outcome is judged by, e.g. "10 out of 10 hits": counter `hits`, at least 10 of 10.
-public struct NumericTarget: Sendable, Equatable {
-    public var counter: String
-    public var atLeast: Int?
-    public var atMost: Int?
-    public var outOf: Int?
+package struct NumericTarget: Sendable, Equatable {
+    package var counter: String
+    package var atLeast: Int?
+    package var atMost: Int?
+    package var outOf: Int?
 
-    public init(counter: String, atLeast: Int? = nil, atMost: Int? = nil, outOf: Int? = nil) {
+    package init(counter: String, atLeast: Int? = nil, atMost: Int? = nil, outOf: Int? = nil) {
         self.counter = counter
         self.atLeast = atLeast
         self.atMost = atMost
         self.outOf = outOf
     }
 
-    public func isMet(by value: Int) -> Bool {
+    package func isMet(by value: Int) -> Bool {
         if let atLeast, value < atLeast { return false }
         if let atMost, value > atMost { return false }
         return true
     }
 
     /// "at least 10 of 10", "at most 3": the target in words.
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let atLeast { parts.append("at least \(atLeast)") }
         if let atMost { parts.append("at most \(atMost)") }
@@ -114,13 +114,13 @@ public struct NumericTarget: Sendable, Equatable {
 }
 
 /// Something the tester counts during the task, e.g. Switch Control stops.
-public struct Counter: Sendable, Equatable {
-    public var id: String
-    public var label: String
+package struct Counter: Sendable, Equatable {
+    package var id: String
+    package var label: String
     /// The highest acceptable value; nil when any count is acceptable and only trends matter.
-    public var ceiling: Int?
+    package var ceiling: Int?
 
-    public init(id: String, label: String, ceiling: Int? = nil) {
+    package init(id: String, label: String, ceiling: Int? = nil) {
         self.id = id
         self.label = label
         self.ceiling = ceiling

@@ -3,42 +3,25 @@ import Foundation
 /// Validates protocol files: the schema first, then what a schema cannot say (unique ids,
 /// known WCAG numbers, counters that exist, ids that match file names). Every problem is
 /// reported, not just the first.
-public struct ProtocolLinter: Sendable {
+package struct ProtocolLinter: Sendable {
     /// A protocol file is a page of text; anything larger is almost certainly the wrong file.
-    public static let maximumFileSize = 1 << 20
+    package static let maximumFileSize = 1 << 20
 
-    public let schema: JSONSchema
-    public let wcag: WCAGTable
+    package let schema: JSONSchema
+    package let wcag: WCAGTable
 
-    public init(schema: JSONSchema = ProtocolSchema.schema, wcag: WCAGTable = .wcag22) {
+    package init(schema: JSONSchema = ProtocolSchema.schema, wcag: WCAGTable = .wcag22) {
         self.schema = schema
         self.wcag = wcag
     }
 
-    public struct Result: Sendable {
-        public var document: ProtocolDocument?
-        public var problems: [LintProblem]
-    }
-
-    /// Lints the file at `path`; `displayPath` is how messages name it.
-    public func lint(fileAt path: String, displayPath: String? = nil) -> Result {
-        let name = displayPath ?? path
-        let start = SourceLocation(line: 1, column: 1)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if let size = attributes?[.size] as? Int, size > Self.maximumFileSize {
-            let megabytes = String(format: "%.1f", Double(size) / 1_048_576)
-            return Result(problems: [LintProblem(file: name, location: start, pointer: nil,
-                message: "the file is \(megabytes) MB; a protocol file is at most 1 MB of JSON — is this the right file?")])
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return Result(problems: [LintProblem(file: name, location: start, pointer: nil,
-                message: "cannot read the file; check that it exists and that you may read it")])
-        }
-        return lint(bytes: [UInt8](data), fileName: name)
+    package struct Result: Sendable {
+        package var document: ProtocolDocument?
+        package var problems: [LintProblem]
     }
 
     /// Lints file content; `fileName` names it in messages and its stem must equal the protocol id.
-    public func lint(bytes: [UInt8], fileName: String) -> Result {
+    package func lint(bytes: [UInt8], fileName: String) -> Result {
         func problem(_ location: SourceLocation, _ pointer: JSONPointer?, _ message: String) -> LintProblem {
             LintProblem(file: fileName, location: location, pointer: pointer, message: message)
         }

@@ -2,7 +2,7 @@
 /// fails, and a time over the limit is flagged for the tester (the outcomes say whether it matters).
 extension CheckResult {
     /// What went wrong, in words, for the result line and the reports.
-    public func failures(against check: Check) -> [String] {
+    package func failures(against check: Check) -> [String] {
         var reasons: [String] = []
         let failed = outcomes.compactMap { $0 }.filter { $0.verdict == .fail }.count
         if failed > 0 {
@@ -18,14 +18,14 @@ extension CheckResult {
 
     /// The verdict the answers add up to; blocked and skipped are the tester's own word.
     /// A draft check with no expected outcomes keeps the verdict the tester gave it.
-    public func derivedVerdict(against check: Check) -> Verdict {
+    package func derivedVerdict(against check: Check) -> Verdict {
         if let verdict, verdict == .blocked || verdict == .skipped || check.expected.isEmpty { return verdict }
         return failures(against: check).isEmpty ? .pass : .fail
     }
 
     /// Whether something failed that no note explains yet, which makes notes required.
     /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
-    public func needsNotes(_ check: Check) -> Bool {
+    package func needsNotes(_ check: Check) -> Bool {
         if check.expected.isEmpty { return verdict == .fail }
         let unexplained = outcomes.contains { $0?.verdict == .fail && ($0?.note ?? "").isEmpty }
         let overCeiling = check.counters.contains { counter in
@@ -35,13 +35,13 @@ extension CheckResult {
     }
 
     /// Whether the timing went over the check's time limit.
-    public func isOverTimeLimit(_ check: Check) -> Bool {
+    package func isOverTimeLimit(_ check: Check) -> Bool {
         guard let limit = check.timeLimit, let seconds = activeSeconds else { return false }
         return seconds > Double(limit)
     }
 
     /// "fail, 1 of 3 expected outcomes failed" or "pass, 3 of 3 expected outcomes passed".
-    public func summary(against check: Check) -> String {
+    package func summary(against check: Check) -> String {
         guard let verdict else { return "in progress" }
         switch verdict {
         case .blocked: return "blocked" + (blockedReason.map { ": \($0)" } ?? "")

@@ -8,7 +8,7 @@ extension CheckResult {
     /// Written straight to bytes rather than through a `JSONValue` tree: every answer saved and
     /// every result `verify` compares with its record is written here, and building the tree
     /// cost more than writing the text. A test holds it to the tree's output.
-    public var payload: String {
+    package var payload: String {
         var writer = CanonicalJSONBuilder()
         writer.open("{")
         writer.member("id", string: id.lowercasedText)

@@ -2,17 +2,17 @@ import Foundation
 
 /// A stopwatch event. `at` is seconds on a monotonic clock since the stopwatch was first
 /// started, so wall-clock changes never alter a timing; `typedSeconds` is a time typed in.
-public struct StopwatchEvent: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct StopwatchEvent: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         case start, pause, resume, stop, typed
     }
 
-    public var kind: Kind
-    public var at: Double
-    public var typedSeconds: Double?
-    public var recordedAt: Date
+    package var kind: Kind
+    package var at: Double
+    package var typedSeconds: Double?
+    package var recordedAt: Date
 
-    public init(_ kind: Kind, at: Double, typedSeconds: Double? = nil, recordedAt: Date) {
+    package init(_ kind: Kind, at: Double, typedSeconds: Double? = nil, recordedAt: Date) {
         self.kind = kind
         self.at = at
         self.typedSeconds = typedSeconds
@@ -21,7 +21,7 @@ public struct StopwatchEvent: Sendable, Equatable {
 
     /// Active seconds of a sequence of events: running spans only, pauses left out. A typed
     /// time replaces whatever was measured before it.
-    public static func activeSeconds(of events: [StopwatchEvent]) -> Double? {
+    package static func activeSeconds(of events: [StopwatchEvent]) -> Double? {
         var total = 0.0
         var runningSince: Double?
         var measured = false
@@ -51,14 +51,14 @@ public struct StopwatchEvent: Sendable, Equatable {
 }
 
 /// A tester's answer about one expected outcome.
-public struct OutcomeAnswer: Sendable, Equatable {
-    public var verdict: OutcomeVerdict
+package struct OutcomeAnswer: Sendable, Equatable {
+    package var verdict: OutcomeVerdict
     /// The number given for an outcome with a numeric target.
-    public var value: Int?
-    public var note: String?
-    public var answeredAt: Date
+    package var value: Int?
+    package var note: String?
+    package var answeredAt: Date
 
-    public init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil, answeredAt: Date) {
+    package init(_ verdict: OutcomeVerdict, value: Int? = nil, note: String? = nil, answeredAt: Date) {
         self.verdict = verdict
         self.value = value
         self.note = note
@@ -67,40 +67,40 @@ public struct OutcomeAnswer: Sendable, Equatable {
 }
 
 /// A counter's value and when it was given.
-public struct CounterValue: Sendable, Equatable {
-    public var value: Int
-    public var answeredAt: Date
+package struct CounterValue: Sendable, Equatable {
+    package var value: Int
+    package var answeredAt: Date
 
-    public init(_ value: Int, answeredAt: Date) {
+    package init(_ value: Int, answeredAt: Date) {
         self.value = value
         self.answeredAt = answeredAt
     }
 }
 
 /// Everything recorded about one attempt at one check, complete or still in progress.
-public struct CheckResult: Sendable, Equatable {
-    public var id: UUID
-    public var sessionID: UUID
+package struct CheckResult: Sendable, Equatable {
+    package var id: UUID
+    package var sessionID: UUID
     /// `protocol/check`.
-    public var check: String
-    public var protocolHash: String
-    public var attempt: Int
-    public var stopwatch: [StopwatchEvent]
+    package var check: String
+    package var protocolHash: String
+    package var attempt: Int
+    package var stopwatch: [StopwatchEvent]
     /// Stops tallied with the stopwatch running; the first counter's default.
-    public var tally: Int
+    package var tally: Int
     /// One slot per expected outcome, nil until answered.
-    public var outcomes: [OutcomeAnswer?]
-    public var counters: [String: CounterValue]
+    package var outcomes: [OutcomeAnswer?]
+    package var counters: [String: CounterValue]
     /// nil until the notes step is answered; "" when the tester left them empty.
-    public var notes: String?
-    public var notesAnsweredAt: Date?
+    package var notes: String?
+    package var notesAnsweredAt: Date?
     /// Set when the check is complete.
-    public var verdict: Verdict?
-    public var blockedReason: String?
-    public var startedAt: Date
-    public var updatedAt: Date
+    package var verdict: Verdict?
+    package var blockedReason: String?
+    package var startedAt: Date
+    package var updatedAt: Date
 
-    public init(
+    package init(
         id: UUID, sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,
         startedAt: Date
     ) {
@@ -120,5 +120,5 @@ public struct CheckResult: Sendable, Equatable {
         self.updatedAt = startedAt
     }
 
-    public var activeSeconds: Double? { StopwatchEvent.activeSeconds(of: stopwatch) }
+    package var activeSeconds: Double? { StopwatchEvent.activeSeconds(of: stopwatch) }
 }

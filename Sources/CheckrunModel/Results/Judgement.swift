@@ -1,11 +1,11 @@
 /// The one judge of a result against its check, for every way a result arrives: the walk,
 /// `record`, `amend` and `merge`. A result that contradicts itself or its check (a pass with a
 /// failed outcome, a count beyond what is possible, a failure with no reason) is never stored.
-public enum Judgement {
+package enum Judgement {
     /// What in `result` contradicts `check`, in words; empty when it holds together. Without a
     /// check (a merge from a database whose protocols are not here) only the rules that need no
     /// check apply.
-    public static func contradictions(of result: CheckResult, against check: Check?) -> [String] {
+    package static func contradictions(of result: CheckResult, against check: Check?) -> [String] {
         var found: [String] = []
         if let check { found += countProblems(result, check) }
         let failedOutcomes = result.outcomes.enumerated().filter { $0.element?.verdict == .fail }.map { $0.offset + 1 }
@@ -65,7 +65,7 @@ public enum Judgement {
 
     /// The outcome verdicts the counts decide, for outcomes with a numeric target that were
     /// given a count but no verdict (as `record --count hits=9` gives).
-    public static func fillOutcomesFromCounts(_ result: inout CheckResult, against check: Check) {
+    package static func fillOutcomesFromCounts(_ result: inout CheckResult, against check: Check) {
         for (index, outcome) in check.expected.enumerated() {
             guard let target = outcome.target, let value = result.counters[target.counter]?.value, index < result.outcomes.count else { continue }
             if result.outcomes[index] == nil {

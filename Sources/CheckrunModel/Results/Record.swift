@@ -3,28 +3,28 @@ import Foundation
 /// One entry of a session's append-only record: the full state of a result at the moment an
 /// answer was given (or a correction made), chained to the entry before it by SHA-256, so
 /// that any change or deletion made behind checkrun's back breaks the chain.
-public struct Record: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct Record: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         /// An answer given in a walk or by `record`.
         case answer
         /// A correction made later with `checkrun amend`, with its reason.
         case amend
     }
 
-    public var sessionID: UUID
+    package var sessionID: UUID
     /// 1, 2, 3… within the session.
-    public var sequence: Int
-    public var resultID: UUID
-    public var kind: Kind
-    public var reason: String?
+    package var sequence: Int
+    package var resultID: UUID
+    package var kind: Kind
+    package var reason: String?
     /// The result's canonical JSON text.
-    public var payload: String
-    public var recordedAt: Date
-    public var previousHash: String
-    public var hash: String
+    package var payload: String
+    package var recordedAt: Date
+    package var previousHash: String
+    package var hash: String
 
     /// A new record, hashed now.
-    public init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date, previousHash: String) {
+    package init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date, previousHash: String) {
         self.init(sessionID: sessionID, sequence: sequence, resultID: resultID, kind: kind, reason: reason, payload: payload,
                   recordedAt: recordedAt, previousHash: previousHash,
                   storedHash: Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash))
@@ -33,7 +33,7 @@ public struct Record: Sendable, Equatable {
     /// A record read back from a database or an export, with the hash it was stored with: not
     /// recomputed here, since `isIntact` is what compares the two (and hashing twice per record
     /// was half the cost of verifying and exporting).
-    public init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date,
+    package init(sessionID: UUID, sequence: Int, resultID: UUID, kind: Kind, reason: String?, payload: String, recordedAt: Date,
                 previousHash: String, storedHash: String) {
         self.sessionID = sessionID
         self.sequence = sequence
@@ -47,7 +47,7 @@ public struct Record: Sendable, Equatable {
     }
 
     /// SHA-256 over the previous hash and everything this record says.
-    public static func hash(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> String {
+    package static func hash(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> String {
         // The fields joined by line ends, fed in pieces so the payload is not copied first.
         var hasher = SHA256.Hasher()
         hasher.update("\(previousHash)\n\(sequence)\n\(kind.rawValue)\n\(JSONWriter.quoted(reason ?? ""))\n")
@@ -56,14 +56,14 @@ public struct Record: Sendable, Equatable {
     }
 
     /// Whether the stored hash is the one this record's content gives.
-    public var isIntact: Bool {
+    package var isIntact: Bool {
         hash == Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
     }
 }
 
 extension Session {
     /// The session's canonical JSON: what the first record of its chain is chained to.
-    public var canonicalText: String {
+    package var canonicalText: String {
         JSONWriter.write(.object([
             member("id", .string(id.lowercasedText)),
             member("release", .string(release)),
@@ -77,12 +77,12 @@ extension Session {
     }
 
     /// The root of the session's chain.
-    public var digest: String { SHA256.hex(canonicalText) }
+    package var digest: String { SHA256.hex(canonicalText) }
 }
 
 extension CheckResult {
     /// Reads a result back from its payload; nil when the text is not a result payload.
-    public static func decoding(payload text: String, sessionID: UUID) -> CheckResult? {
+    package static func decoding(payload text: String, sessionID: UUID) -> CheckResult? {
         guard let root = try? JSONParser.parse(text), let members = root.objectMembers else { return nil }
         var fields: [String: JSONNode] = [:]
         for member in members { fields[member.key] = member.value }

@@ -1,19 +1,19 @@
 import Foundation
 
 /// One tester's sitting: a release, a build, a device, and the checks chosen to walk in order.
-public struct Session: Sendable, Equatable {
-    public var id: UUID
-    public var release: String
-    public var build: String
-    public var device: String
-    public var osVersion: String
-    public var tester: String
+package struct Session: Sendable, Equatable {
+    package var id: UUID
+    package var release: String
+    package var build: String
+    package var device: String
+    package var osVersion: String
+    package var tester: String
     /// The checks to walk, by `protocol/check` name, in order.
-    public var plan: [String]
-    public var startedAt: Date
-    public var finishedAt: Date?
+    package var plan: [String]
+    package var startedAt: Date
+    package var finishedAt: Date?
 
-    public init(
+    package init(
         id: UUID, release: String, build: String, device: String = "", osVersion: String = "",
         tester: String = "", plan: [String], startedAt: Date, finishedAt: Date? = nil
     ) {
@@ -29,5 +29,5 @@ public struct Session: Sendable, Equatable {
     }
 
     /// The first eight hex digits of the id: what a tester types to resume.
-    public var shortID: String { String(id.lowercasedText.prefix(8)) }
+    package var shortID: String { String(id.lowercasedText.prefix(8)) }
 }

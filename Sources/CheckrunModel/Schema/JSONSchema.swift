@@ -1,19 +1,19 @@
 import Foundation
 
 /// One place where a document breaks its schema, with a message that says how to fix it.
-public struct SchemaViolation: Sendable, Equatable {
-    public var pointer: JSONPointer
-    public var location: SourceLocation
-    public var message: String
+package struct SchemaViolation: Sendable, Equatable {
+    package var pointer: JSONPointer
+    package var location: SourceLocation
+    package var message: String
 }
 
 /// A validator for the part of JSON Schema 2020-12 that checkrun's schemas use.
 ///
 /// Keywords it does not implement would be ignored silently by a validator, so the set it
 /// implements is public, and a test proves every schema in `Schemas/` uses only those.
-public struct JSONSchema: Sendable {
+package struct JSONSchema: Sendable {
     /// Keywords that constrain an instance.
-    public static let assertionKeywords: Set<String> = [
+    package static let assertionKeywords: Set<String> = [
         "$ref", "type", "enum", "const",
         "properties", "required", "additionalProperties",
         "items", "minItems", "maxItems", "uniqueItems",
@@ -22,12 +22,12 @@ public struct JSONSchema: Sendable {
         "anyOf", "oneOf", "allOf",
     ]
     /// Keywords that only describe or organise: they never fail a document.
-    public static let annotationKeywords: Set<String> = [
+    package static let annotationKeywords: Set<String> = [
         "$schema", "$id", "$defs", "definitions", "$comment", "title", "description", "default", "examples",
     ]
-    public static var supportedKeywords: Set<String> { assertionKeywords.union(annotationKeywords) }
+    package static var supportedKeywords: Set<String> { assertionKeywords.union(annotationKeywords) }
 
-    public let root: JSONNode
+    package let root: JSONNode
     /// Every `#/…` reference the schema makes, resolved once.
     private let references: [String: JSONNode]
     /// Every `pattern`, compiled once: compiling a regular expression per string checked
@@ -42,7 +42,7 @@ public struct JSONSchema: Sendable {
         init(_ byText: [String: Regex<AnyRegexOutput>]) { self.byText = byText }
     }
 
-    public init(_ root: JSONNode) {
+    package init(_ root: JSONNode) {
         self.root = root
         var references: [String: JSONNode] = [:]
         Self.collectReferences(root, root: root, into: &references)
@@ -94,7 +94,7 @@ public struct JSONSchema: Sendable {
         }
     }
 
-    public func validate(_ instance: JSONNode) -> [SchemaViolation] {
+    package func validate(_ instance: JSONNode) -> [SchemaViolation] {
         var violations: [SchemaViolation] = []
         validate(instance, against: root, at: .root, description: nil, into: &violations)
         return violations
@@ -103,7 +103,7 @@ public struct JSONSchema: Sendable {
     // MARK: - Keyword inventory
 
     /// Every keyword used in schema position anywhere in `schema` (not property names, not enum values).
-    public static func keywordsUsed(in schema: JSONNode) -> Set<String> {
+    package static func keywordsUsed(in schema: JSONNode) -> Set<String> {
         var keywords: Set<String> = []
         collectKeywords(schema, into: &keywords)
         return keywords

@@ -5,9 +5,9 @@ import Foundation
 /// says nothing about which build is newer: build 310 tested after 311 is still the older.
 /// Labels without any digit have nothing to compare, so they keep the place their first result
 /// gives them: right after the numbered builds first seen before them.
-public enum BuildOrder {
+package enum BuildOrder {
     /// `labels` with when each was first seen, newest last.
-    public static func sorted(_ labels: [(label: String, firstSeen: Double)]) -> [String] {
+    package static func sorted(_ labels: [(label: String, firstSeen: Double)]) -> [String] {
         let numbered = labels.filter { hasDigits($0.label) }.sorted { isOrdered($0.label, $1.label, $0.firstSeen, $1.firstSeen) }
         var order = numbered
         for plain in labels.filter({ !hasDigits($0.label) }).sorted(by: { ($0.firstSeen, $0.label) < ($1.firstSeen, $1.label) }) {
@@ -26,7 +26,7 @@ public enum BuildOrder {
     }
 
     /// Part-by-part comparison: runs of digits by value, other runs as text.
-    public static func compare(_ a: String, _ b: String) -> ComparisonResult {
+    package static func compare(_ a: String, _ b: String) -> ComparisonResult {
         let left = parts(a), right = parts(b)
         for (x, y) in zip(left, right) {
             let order: ComparisonResult

@@ -1,11 +1,11 @@
 /// Numbers with a fixed count of decimals ("12.5", "+3.0", "-12"), as `String(format: "%.1f")`
 /// writes them but without Foundation's formatter: reports and comparisons write tens of
 /// thousands of figures, and the formatter cost more than the rest of the rendering.
-public enum Decimals {
+package enum Decimals {
     private static let scales: [Double] = [1, 10, 100, 1000]
 
     /// `value` rounded to `places` decimals (0 to 3), half to even; `plus` signs positive values.
-    public static func fixed(_ value: Double, places: Int, plus: Bool = false) -> String {
+    package static func fixed(_ value: Double, places: Int, plus: Bool = false) -> String {
         let places = min(max(places, 0), 3)
         let product = abs(value) * scales[places]
         var scaled = product.rounded(.toNearestOrEven)

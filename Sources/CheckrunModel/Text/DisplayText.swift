@@ -1,8 +1,8 @@
 /// Text typed by a tester is stored exactly as typed, but shown neutralised: control characters
 /// and terminal escape sequences become visible `\u{…}` marks, so a pasted escape can never
 /// move the cursor, change colours or retitle a tester's terminal.
-public enum DisplayText {
-    public static func neutralised(_ text: String) -> String {
+package enum DisplayText {
+    package static func neutralised(_ text: String) -> String {
         if isPlain(text) { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -21,7 +21,7 @@ public enum DisplayText {
     /// Text for a terminal that keeps its line breaks and tabs (a report, a list, a message of
     /// several lines) and shows every other control character, escape sequence, C1 control and
     /// line or bidirectional mark as a visible `\u{…}` mark.
-    public static func terminalSafe(_ text: String) -> String {
+    package static func terminalSafe(_ text: String) -> String {
         let needsPass = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
         if !needsPass { return text }
         var result = ""
@@ -39,12 +39,12 @@ public enum DisplayText {
 
     /// True when no byte of the text can start a control character, a C1 control or a
     /// line or bidirectional mark: such text is shown as it is, without a per-character pass.
-    public static func isPlain(_ text: String) -> Bool {
+    package static func isPlain(_ text: String) -> Bool {
         !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
     }
 
     /// A neutralised text cut to `limit` characters, saying how much was left out.
-    public static func preview(_ text: String, limit: Int = 200) -> String {
+    package static func preview(_ text: String, limit: Int = 200) -> String {
         let safe = neutralised(text)
         guard safe.count > limit else { return safe }
         return String(safe.prefix(limit)) + "… (\(text.count) characters in all)"

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Times as testers type them and as checkrun says them.
-public enum Durations {
+package enum Durations {
     /// Reads "80", "80s", "1:20", "1m20s", "1m 20s", "2m" or "1.5" as seconds; nil when it is none of these.
-    public static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !trimmed.isEmpty else { return nil }
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
@@ -29,7 +29,7 @@ public enum Durations {
     }
 
     /// "12.4 seconds", "1 minute 20 seconds": a time in words, as a screen reader should say it.
-    public static func spoken(_ seconds: Double) -> String {
+    package static func spoken(_ seconds: Double) -> String {
         if seconds < 60 {
             let rounded = (seconds * 10).rounded() / 10
             let text = rounded == rounded.rounded() ? String(Int(rounded)) : Decimals.fixed(rounded, places: 1)

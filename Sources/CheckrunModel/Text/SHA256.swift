@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4). Foundation on Linux has no CryptoKit, and content hashes must be the
 /// standard ones so that anyone can recompute them with `sha256sum`.
-public enum SHA256 {
+package enum SHA256 {
     fileprivate static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -12,13 +12,13 @@ public enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    public static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         var hasher = Hasher()
         hasher.update(text)
         return hasher.finalHex()
     }
 
-    public static func hex(bytes message: [UInt8]) -> String {
+    package static func hex(bytes message: [UInt8]) -> String {
         var hasher = Hasher()
         message.withUnsafeBufferPointer { hasher.update($0) }
         return hasher.finalHex()
@@ -29,19 +29,19 @@ public enum SHA256 {
     /// SHA-256 over a message given in pieces, so a record's hash reads its payload where it
     /// lies instead of first joining it to the other fields in a copy. Whole blocks are
     /// compressed straight from the caller's bytes; only a block's worth is ever buffered.
-    public struct Hasher {
+    package struct Hasher {
         private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         private var pending: [UInt8] = []
         private var length: UInt64 = 0
 
-        public init() { pending.reserveCapacity(64) }
+        package init() { pending.reserveCapacity(64) }
 
-        public mutating func update(_ text: String) {
+        package mutating func update(_ text: String) {
             var text = text
             text.withUTF8 { update($0) }
         }
 
-        public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+        package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard var base = bytes.baseAddress, !bytes.isEmpty else { return }
             var remaining = bytes.count
             length &+= UInt64(remaining)
@@ -59,7 +59,7 @@ public enum SHA256 {
         }
 
         /// The digest as 64 lowercase hexadecimal digits, as `sha256sum` prints it.
-        public mutating func finalHex() -> String {
+        package mutating func finalHex() -> String {
             finish()
             return String(unsafeUninitializedCapacity: 64) { output in
                 for (index, word) in state.enumerated() {

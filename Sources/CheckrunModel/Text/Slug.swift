@@ -1,11 +1,11 @@
 import Foundation
 
 /// Ids for protocols and checks: lower-case ASCII letters and digits joined by single hyphens.
-public enum Slug {
+package enum Slug {
     /// The slug of a title, e.g. `Voice Control, "Show numbers"` → `voice-control-show-numbers`.
     /// Accents are folded (é → e) so that ids stay stable and typeable.
     /// Only visible text counts: a terminal escape sequence in a page (`ESC [31m`) adds nothing.
-    public static func make(_ text: String) -> String {
+    package static func make(_ text: String) -> String {
         let folded = visible(text).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var slug = ""
         var pendingHyphen = false
@@ -21,7 +21,7 @@ public enum Slug {
         return slug.lowercased()
     }
 
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         !text.isEmpty && !text.hasPrefix("-") && !text.hasSuffix("-") && !text.contains("--")
             && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }

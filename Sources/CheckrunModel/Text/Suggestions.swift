@@ -1,7 +1,7 @@
 /// "Did you mean …" hints for mistyped ids, keys, options and commands.
-public enum Suggestions {
+package enum Suggestions {
     /// The candidates within a small edit distance of `word`, closest first.
-    public static func closest(to word: String, among candidates: [String], limit: Int = 1) -> [String] {
+    package static func closest(to word: String, among candidates: [String], limit: Int = 1) -> [String] {
         let lowered = word.lowercased()
         let threshold = max(2, lowered.count / 3)
         var scored: [(candidate: String, distance: Int)] = []
@@ -16,13 +16,13 @@ public enum Suggestions {
     }
 
     /// `" Did you mean "x"?"` or the empty string, ready to append to a message.
-    public static func didYouMean(_ word: String, among candidates: [String], quote: String = "\"") -> String {
+    package static func didYouMean(_ word: String, among candidates: [String], quote: String = "\"") -> String {
         guard let best = closest(to: word, among: candidates).first else { return "" }
         return " Did you mean \(quote)\(best)\(quote)?"
     }
 
     /// Levenshtein distance over Unicode scalars.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

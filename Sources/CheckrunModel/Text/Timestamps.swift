@@ -6,14 +6,14 @@ import Glibc
 /// UTC timestamps as reports and listings print them (`2026-11-29T19:15:33Z`). Written by hand
 /// because a Foundation date formatter per value, and then `String(format:)`, dominated
 /// report time: a report prints several timestamps for each of thousands of results.
-public enum Timestamps {
-    public static func iso8601(_ date: Date) -> String {
+package enum Timestamps {
+    package static func iso8601(_ date: Date) -> String {
         let parts = components(date)
         return day(parts) + "T" + padded(parts.hour, 2) + ":" + padded(parts.minute, 2) + ":" + padded(parts.second, 2) + "Z"
     }
 
     /// The day alone: `2026-11-29`.
-    public static func day(_ date: Date) -> String {
+    package static func day(_ date: Date) -> String {
         day(components(date))
     }
 

@@ -4,7 +4,7 @@ extension UUID {
     /// A new id that starts with the time in milliseconds (RFC 9562, version 7). Results made one
     /// after another get ids that sort together, so every index keyed by a result id grows at
     /// its end instead of touching a random page of a large database for each answer.
-    public static func timeOrdered(at date: Date) -> UUID {
+    package static func timeOrdered(at date: Date) -> UUID {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
@@ -21,10 +21,10 @@ extension UUID {
 
     /// The id as the database keys store it (upper case, like `uuidString`), written without
     /// the formatting machinery behind `uuidString`, which dominated bulk writes.
-    public var storageText: String { text(digits: Self.upperDigits) }
+    package var storageText: String { text(digits: Self.upperDigits) }
 
     /// The id in lower case: how files, reports and records show it.
-    public var lowercasedText: String { text(digits: Self.lowerDigits) }
+    package var lowercasedText: String { text(digits: Self.lowerDigits) }
 
     private static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
     private static let lowerDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -49,7 +49,7 @@ extension UUID {
 
     /// Parses `8-4-4-4-12` hexadecimal text in either case, as `UUID(uuidString:)` does, without
     /// its `sscanf`, which was a tenth of the cost of verifying a database.
-    public init?(text: String) {
+    package init?(text: String) {
         var text = text
         let parsed: uuid_t? = text.withUTF8 { bytes in
             guard bytes.count == 36 else { return nil }

@@ -1,29 +1,29 @@
 /// One WCAG 2.2 success criterion.
-public struct WCAGCriterion: Sendable, Hashable {
-    public enum Level: String, Sendable, Comparable, CaseIterable {
+package struct WCAGCriterion: Sendable, Hashable {
+    package enum Level: String, Sendable, Comparable, CaseIterable {
         case a = "A", aa = "AA", aaa = "AAA"
 
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue.count < rhs.rawValue.count }
+        package static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue.count < rhs.rawValue.count }
     }
 
-    public var number: String
-    public var name: String
-    public var level: Level
-    public var principle: String
+    package var number: String
+    package var name: String
+    package var level: Level
+    package var principle: String
 
     /// "2.5.8 Target Size (Minimum)", as reports and messages name it.
-    public var title: String { "\(number) \(name)" }
+    package var title: String { "\(number) \(name)" }
 }
 
 /// Every WCAG 2.2 success criterion, in the standard's order.
-public struct WCAGTable: Sendable {
-    public let criteria: [WCAGCriterion]
+package struct WCAGTable: Sendable {
+    package let criteria: [WCAGCriterion]
     private let byNumber: [String: WCAGCriterion]
 
-    public static let wcag22 = WCAGTable(tsv: embeddedTSV)
+    package static let wcag22 = WCAGTable(tsv: embeddedTSV)
 
     /// Reads the tab-separated table: a header line, then `sc name level principle`.
-    public init(tsv: String) {
+    package init(tsv: String) {
         var criteria: [WCAGCriterion] = []
         for line in tsv.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -34,13 +34,13 @@ public struct WCAGTable: Sendable {
         self.byNumber = Dictionary(criteria.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public subscript(number: String) -> WCAGCriterion? { byNumber[number] }
+    package subscript(number: String) -> WCAGCriterion? { byNumber[number] }
 
-    public func contains(_ number: String) -> Bool { byNumber[number] != nil }
+    package func contains(_ number: String) -> Bool { byNumber[number] != nil }
 
     /// The known criteria closest to a mistyped number, for "did you mean" hints: first the
     /// neighbours in the same guideline (2.5.9 → 2.5.8), else the nearest by spelling.
-    public func suggestions(for number: String) -> [String] {
+    package func suggestions(for number: String) -> [String] {
         let parts = number.split(separator: ".")
         if parts.count == 3, let last = Int(parts[2]) {
             let guideline = "\(parts[0]).\(parts[1])."

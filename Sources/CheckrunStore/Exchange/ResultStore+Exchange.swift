@@ -2,31 +2,31 @@ import CheckrunModel
 import Foundation
 
 /// What a merge added.
-public struct MergeSummary: Sendable, Equatable {
-    public var sessionsAdded = 0
-    public var sessionsExtended = 0
-    public var sessionsUnchanged = 0
-    public var recordsAdded = 0
-    public var resultsAdded = 0
+package struct MergeSummary: Sendable, Equatable {
+    package var sessionsAdded = 0
+    package var sessionsExtended = 0
+    package var sessionsUnchanged = 0
+    package var recordsAdded = 0
+    package var resultsAdded = 0
 
-    public init() {}
+    package init() {}
 }
 
 /// How far a merge has got: records checked (first pass) or written (second pass) of one source.
-public struct MergeProgress: Sendable {
-    public var source: String
-    public var records: Int
-    public var writing: Bool
+package struct MergeProgress: Sendable {
+    package var source: String
+    package var records: Int
+    package var writing: Bool
 }
 
 /// A session that exists on both sides with different content: nothing is overwritten.
-public struct MergeConflict: Error, CustomStringConvertible {
-    public var description: String
+package struct MergeConflict: Error, CustomStringConvertible {
+    package var description: String
 }
 
 extension ResultStore {
     /// Every session (of one release, or all) with its records, one at a time.
-    public func forEachSessionEntry(release: String?, _ body: (SessionEntry) throws -> Void) throws {
+    package func forEachSessionEntry(release: String?, _ body: (SessionEntry) throws -> Void) throws {
         let sessions = try database.query(
             "SELECT id FROM sessions WHERE ?1 IS NULL OR release = ?1 ORDER BY started_at, id", [SQLValue(release)]
         ) { $0.string(0).flatMap(UUID.init(text:)) }
@@ -39,11 +39,11 @@ extension ResultStore {
     }
 
     /// The export format written: 2 carries payloads as the exact text that was hashed.
-    public static let exportVersion = 2
+    package static let exportVersion = 2
 
     /// Writes sessions and records in the export format, one session per line, handing the text
     /// to `write` a piece at a time (the caller owns the file, so every file has one writer).
-    public func export(release: String?, write: (String) throws -> Void) throws -> (sessions: Int, records: Int) {
+    package func export(release: String?, write: (String) throws -> Void) throws -> (sessions: Int, records: Int) {
         var counts = (sessions: 0, records: 0)
         try write("{\"format\": \"checkrun-export\", \"version\": \(Self.exportVersion), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), ")
         var versions: [JSONNode] = []
@@ -69,7 +69,7 @@ extension ResultStore {
     /// sessions in batches of about `batchSeconds`, so other writers wait no longer than that:
     /// stopped at any moment, the database holds whole sessions only, and the same merge run
     /// again completes it. A session already here gains only the records it lacks.
-    public func merge(
+    package func merge(
         from sources: [any SessionSource], batchSeconds: TimeInterval = 0.5, progress: ((MergeProgress) -> Void)? = nil
     ) throws -> [MergeSummary] {
         // What the first pass saw, across every source (on disk, so memory stays flat): which
@@ -163,7 +163,7 @@ extension ResultStore {
     }
 
     /// One source's merge (see `merge(from:batchSeconds:progress:)`).
-    public func merge(from source: any SessionSource) throws -> MergeSummary {
+    package func merge(from source: any SessionSource) throws -> MergeSummary {
         try merge(from: [source]).first ?? MergeSummary()
     }
 

@@ -2,18 +2,18 @@ import CheckrunModel
 import Foundation
 
 /// A session with every record of its chain: the unit that export writes and merge reads.
-public struct SessionEntry: Sendable {
-    public var session: Session
-    public var records: [Record]
+package struct SessionEntry: Sendable {
+    package var session: Session
+    package var records: [Record]
 
-    public init(session: Session, records: [Record]) {
+    package init(session: Session, records: [Record]) {
         self.session = session
         self.records = records
     }
 
     /// Checks the chain from the session's digest to its last record.
     /// - Returns: what is wrong, or nil when the chain is whole.
-    public func chainProblem() -> String? {
+    package func chainProblem() -> String? {
         var expected = (sequence: 0, hash: session.digest)
         for record in records {
             guard record.sequence == expected.sequence + 1 else { return "record \(expected.sequence + 1) is missing" }

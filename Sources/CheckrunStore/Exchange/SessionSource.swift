@@ -2,7 +2,7 @@ import CheckrunModel
 import Foundation
 
 /// Where `merge` reads sessions from: another database or an export file, one session at a time.
-public protocol SessionSource {
+package protocol SessionSource {
     /// How messages name the source.
     var name: String { get }
     /// How many records there are, when known cheaply (for progress).
@@ -13,14 +13,14 @@ public protocol SessionSource {
 }
 
 /// Another checkrun database.
-public final class DatabaseSource: SessionSource {
-    public let name: String
+package final class DatabaseSource: SessionSource {
+    package let name: String
     let store: ResultStore
     let release: String?
 
     /// Holds one read transaction open on the source from here on, so every pass of a merge
     /// reads the same snapshot even while a walk goes on writing to that file.
-    public init(store: ResultStore, name: String, release: String? = nil) throws(StoreError) {
+    package init(store: ResultStore, name: String, release: String? = nil) throws(StoreError) {
         self.store = store
         self.name = name
         self.release = release
@@ -32,15 +32,15 @@ public final class DatabaseSource: SessionSource {
         try? store.database.execute("COMMIT")
     }
 
-    public var recordCount: Int? {
+    package var recordCount: Int? {
         try? store.database.scalarInt("SELECT count(*) FROM records r JOIN sessions s ON s.id = r.session_id WHERE ?1 IS NULL OR s.release = ?1", [SQLValue(release)])
     }
 
-    public func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
+    package func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
         try store.forEachSessionEntry(release: release, body)
     }
 
-    public func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
+    package func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
         var versions: [ResultStore.ProtocolVersion] = []
         try store.forEachProtocolVersion { versions.append($0) }
         return versions
@@ -48,27 +48,27 @@ public final class DatabaseSource: SessionSource {
 }
 
 /// Why an export file cannot be read.
-public struct ExportFileError: Error, CustomStringConvertible {
-    public var description: String
+package struct ExportFileError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// An export file, read a session at a time whatever its layout (see `ExportScanner`).
-public final class ExportFileSource: SessionSource {
-    public let name: String
+package final class ExportFileSource: SessionSource {
+    package let name: String
     let path: String
     /// The protocol versions the last read found.
     private var seenVersions: [ResultStore.ProtocolVersion]?
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         self.name = path
     }
 
-    public var recordCount: Int? { nil }
+    package var recordCount: Int? { nil }
 
     /// The export's `protocols` list, as the last read of the file found it (an export may
     /// have none): a merge asks after its first pass, so the file is not read again for it.
-    public func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
+    package func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
         if seenVersions == nil { try forEachEntry { _ in } }
         return seenVersions ?? []
     }
@@ -86,7 +86,7 @@ public final class ExportFileSource: SessionSource {
 
     /// The header's members (everything but `sessions`), as read; checked once the whole
     /// object has been read, since a tool may have sorted the keys after `sessions`.
-    public func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
+    package func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
         var scanner = try ExportScanner(path: path)
         defer { scanner.close() }
         guard try scanner.peek() != nil else { throw ExportFileError(description: "\(path): the file is empty; it is not a checkrun export") }

@@ -2,40 +2,40 @@ import CSQLite
 import Foundation
 
 /// A value bound to, or read from, an SQL statement.
-public enum SQLValue: Sendable, Equatable {
+package enum SQLValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
 
-    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
-    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
-    public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
-    public init(_ value: Date?) { self = value.map { .real($0.timeIntervalSince1970) } ?? .null }
+    package init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    package init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    package init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+    package init(_ value: Date?) { self = value.map { .real($0.timeIntervalSince1970) } ?? .null }
 }
 
 /// One row of a query result, read by column index.
-public struct Row {
+package struct Row {
     fileprivate let statement: OpaquePointer
 
-    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+    package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
     /// Text as stored, NUL characters included (String(cString:) would stop at the first).
-    public func string(_ index: Int32) -> String? {
+    package func string(_ index: Int32) -> String? {
         guard !isNull(index), let text = sqlite3_column_text(statement, index) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    public func int(_ index: Int32) -> Int? {
+    package func int(_ index: Int32) -> Int? {
         isNull(index) ? nil : Int(sqlite3_column_int64(statement, index))
     }
 
-    public func double(_ index: Int32) -> Double? {
+    package func double(_ index: Int32) -> Double? {
         isNull(index) ? nil : sqlite3_column_double(statement, index)
     }
 
-    public func date(_ index: Int32) -> Date? {
+    package func date(_ index: Int32) -> Date? {
         double(index).map { Date(timeIntervalSince1970: $0) }
     }
 }
@@ -44,20 +44,20 @@ private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: 
 
 /// One SQLite connection: prepared statements with bound parameters only, cached by SQL text,
 /// and errors that carry SQLite's message. Not shared between threads.
-public final class Database {
+package final class Database {
     private var handle: OpaquePointer?
-    public let path: String
+    package let path: String
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
 
     /// How messages name the database: the path the user gave, even when a scratch copy is open.
-    public let name: String
+    package let name: String
     /// Opened for reading only: such a connection never writes, not even statistics.
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
     /// to be a checkrun database is left exactly as it was. `uri` opens `path` as an SQLite URI
     /// (`file:…?mode=ro`), for reading another tester's file without writing beside it.
-    public init(path: String, create: Bool = true, readOnly: Bool = false, uri: Bool = false, name: String? = nil) throws(StoreError) {
+    package init(path: String, create: Bool = true, readOnly: Bool = false, uri: Bool = false, name: String? = nil) throws(StoreError) {
         self.path = path
         self.name = name ?? path
         self.isReadOnly = readOnly
@@ -81,11 +81,11 @@ public final class Database {
     }
 
     /// How long a connection waits for another writer before it gives up.
-    public static let busySeconds = 30
+    package static let busySeconds = 30
 
     /// Waits for the write lock in steps of 2 ms (SQLite's own timeout sleeps up to 100 ms at
     /// a time), so a writer finds the short pauses a long merge leaves between its batches.
-    public func waitWhenBusy(seconds: Int) {
+    package func waitWhenBusy(seconds: Int) {
         let steps = seconds * 500
         sqlite3_busy_handler(handle, { context, count in
             guard Int(count) < Int(bitPattern: context) else { return 0 }
@@ -105,7 +105,7 @@ public final class Database {
     /// optimize`, bounded by `analysis_limit`), as SQLite advises before a connection closes:
     /// without them, finding a check's next attempt on a large database took the wrong index
     /// and thirty times as long. Never waits for the lock: statistics are not worth a delay.
-    public func optimize() {
+    package func optimize() {
         guard !isReadOnly, handle != nil else { return }
         sqlite3_busy_handler(handle, nil, nil)
         try? execute("PRAGMA analysis_limit = 400")
@@ -113,7 +113,7 @@ public final class Database {
         waitWhenBusy(seconds: Self.busySeconds)
     }
 
-    public func close() {
+    package func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
@@ -161,7 +161,7 @@ public final class Database {
     }
 
     /// Runs SQL text that may hold several statements and takes no parameters (schema, pragmas).
-    public func execute(_ sql: String) throws(StoreError) {
+    package func execute(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         if let message { sqlite3_free(message) }
@@ -213,7 +213,7 @@ public final class Database {
     }
 
     /// Runs one statement that returns no rows.
-    public func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+    package func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
         let prepared = try prepared(sql)
         let statement = prepared.statement
         defer { release(prepared) }
@@ -223,7 +223,7 @@ public final class Database {
     }
 
     /// Runs a query and hands each row to `read`, streaming: rows are not gathered first.
-    public func forEach(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> Void) throws {
+    package func forEach(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> Void) throws {
         let prepared = try prepared(sql)
         let statement = prepared.statement
         defer { release(prepared) }
@@ -236,13 +236,13 @@ public final class Database {
         }
     }
 
-    public func query<T>(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> T) throws -> [T] {
+    package func query<T>(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> T) throws -> [T] {
         var rows: [T] = []
         try forEach(sql, values) { rows.append(try read($0)) }
         return rows
     }
 
-    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
+    package func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
         try query(sql, values) { $0.int(0) }.first ?? nil
     }
 
@@ -251,7 +251,7 @@ public final class Database {
     /// writer waits instead of failing half way; reads made inside see no one else's writes.
     /// Inside an enclosing transaction the work runs in a savepoint: a failure the caller
     /// catches undoes this part only, never leaving half of it to be committed.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         if transactionDepth > 0 {
             let savepoint = "nested\(transactionDepth)"
             try execute("SAVEPOINT \(savepoint)")
@@ -284,7 +284,7 @@ public final class Database {
     /// work may be cut (between whole sessions), and once `interval` has passed there the batch
     /// commits and the lock is let go for a moment, so other writers wait about that long at
     /// most. Killed at any moment, the file holds whole batches only.
-    public func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T {
+    package func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T {
         guard transactionDepth == 0 else { return try transaction { try body {} } }
         var started = Date()
         transactionDepth = 1
@@ -306,7 +306,7 @@ public final class Database {
         }
     }
 
-    public var userVersion: Int {
+    package var userVersion: Int {
         get throws { try scalarInt("PRAGMA user_version") ?? 0 }
     }
 }

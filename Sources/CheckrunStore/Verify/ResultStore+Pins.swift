@@ -4,14 +4,14 @@ import Foundation
 extension ResultStore {
     /// Every session of a release (or one build): what a report rests on, with or without
     /// records (results of a session nobody recorded must not reach a report unchecked).
-    public func sessionIDs(release: String, build: String?) throws -> [UUID] {
+    package func sessionIDs(release: String, build: String?) throws -> [UUID] {
         Array(Set(try database.query(
             "SELECT s.id FROM sessions s WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) ORDER BY s.id",
             [.text(release), SQLValue(build)]) { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 })).sorted { $0.storageText < $1.storageText }
     }
 
     /// The sessions of the given builds: what a comparison of them rests on.
-    public func sessionIDs(of scopes: [BuildScope]) throws -> [UUID] {
+    package func sessionIDs(of scopes: [BuildScope]) throws -> [UUID] {
         var ids: [UUID] = []
         for scope in scopes {
             try database.forEach("SELECT id FROM sessions WHERE release = ? AND build = ? ORDER BY started_at", [.text(scope.release), .text(scope.build)]) { row in
@@ -25,7 +25,7 @@ extension ResultStore {
     /// it: how many records, and the hash of the last): whole sessions deleted, the tail of a chain cut off, and
     /// records rewritten with recomputed hashes. Each pinned session must still be here, at
     /// least as long as pinned, with the pinned hash at the pinned position.
-    public func problems(against pins: [ChainDigest]) throws -> [VerificationProblem] {
+    package func problems(against pins: [ChainDigest]) throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         for pin in pins {
             func add(_ message: String) { problems.append(VerificationProblem(session: pin.session, sequence: nil, message: message)) }

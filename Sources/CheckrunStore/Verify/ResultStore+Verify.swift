@@ -2,33 +2,33 @@ import CheckrunModel
 import Foundation
 
 /// Something changed or deleted behind checkrun's back.
-public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible {
-    public var session: UUID
-    public var sequence: Int?
-    public var message: String
+package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible {
+    package var session: UUID
+    package var sequence: Int?
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         "session \(session.lowercasedText.prefix(8))\(sequence.map { ", record \($0)" } ?? ""): \(message)"
     }
 }
 
 /// The outcome of `verify`.
-public struct VerificationReport: Sendable {
-    public var sessions = 0
-    public var records = 0
-    public var problems: [VerificationProblem] = []
+package struct VerificationReport: Sendable {
+    package var sessions = 0
+    package var records = 0
+    package var problems: [VerificationProblem] = []
     /// Problems of the file itself, from SQLite's own check.
-    public var fileProblems: [String] = []
+    package var fileProblems: [String] = []
 
     /// Whether nothing at all was found.
-    public var isClean: Bool { problems.isEmpty && fileProblems.isEmpty }
+    package var isClean: Bool { problems.isEmpty && fileProblems.isEmpty }
 }
 
 extension ResultStore {
     /// Asks SQLite whether the file is sound, recomputes every session's chain and compares
     /// every stored value of the results tables with the records. Reads session by session,
     /// so memory stays flat.
-    public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
+    package func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         // The file itself too: a damaged index can hide a result from one query and show it
         // to another, whatever the chains say. SQLite checks it on a connection of its own
@@ -56,22 +56,22 @@ extension ResultStore {
     }
 
     /// Verifies only the sessions given (those a report shows).
-    public func verify(sessions ids: [UUID]) throws -> VerificationReport {
+    package func verify(sessions ids: [UUID]) throws -> VerificationReport {
         try verifier().verify(sessions: ids)
     }
 
     /// A verifier that opens connections of its own, so it can run while this store is in use.
-    public func verifier() -> SessionVerifier {
+    package func verifier() -> SessionVerifier {
         SessionVerifier(path: database.path)
     }
 }
 
 /// Verifies sessions through connections of its own: safe to use on another thread.
-public struct SessionVerifier: Sendable {
+package struct SessionVerifier: Sendable {
     let path: String
 
     /// `release` limits the check of id spellings to that release's rows.
-    public func verify(sessions ids: [UUID], release: String? = nil) throws -> VerificationReport {
+    package func verify(sessions ids: [UUID], release: String? = nil) throws -> VerificationReport {
         var report = try ParallelVerification.run(ids, path: path, progress: nil) { store, ids, report, _ in
             try store.verifyInGroups(ids, groupSize: 16, into: &report, progress: nil)
         }
