@@ -132,7 +132,7 @@ package final class CommandContext {
     /// No protocol folder was named and the default one is not here.
     var usesStoredProtocols: Bool {
         arguments.value("protocols") == nil && (environment["CHECKRUN_PROTOCOLS"] ?? "").isEmpty
-            && !FileManager.default.fileExists(atPath: protocolsDirectory)
+            && PathKind.of(protocolsDirectory) == .missing
     }
 
     /// Loads the protocol folder; a folder with broken files is refused with the problems listed.
@@ -184,7 +184,7 @@ package struct CommandFailure: Error, CustomStringConvertible {
 }
 
 /// A checkrun subcommand: a declaration and what it does.
-protocol CheckrunCommand {
+protocol CheckrunCommand: Sendable {
     static var definition: CommandDefinition { get }
     static func run(_ context: CommandContext) throws -> Int32
 }

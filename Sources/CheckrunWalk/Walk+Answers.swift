@@ -17,7 +17,7 @@ extension Walk {
                 head = String(parts[0])
                 note = String(parts[1]).trimmingCharacters(in: .whitespaces)
             }
-            if ["n", "na", "n/a", "not applicable"].contains(head.lowercased()) {
+            if AnswerWords.outcome(head) == .notApplicable {
                 results[index].outcomes[number] = OutcomeAnswer(.notApplicable, note: note, answeredAt: date)
                 return [.say("Expected \(number + 1): not applicable.")] + answered(index, date: date)
             }
@@ -68,8 +68,8 @@ extension Walk {
 
     mutating func answerNotes(_ text: String, _ index: Int, date: Date) -> [WalkEvent] {
         let check = plan[index].check
-        if text.unicodeScalars.count > Self.maximumNotesLength {
-            return [.say("The notes are \(text.unicodeScalars.count) characters; the most is \(Self.maximumNotesLength). Put long logs in a ticket and paste its link.")]
+        if text.unicodeScalars.count > AnswerLimits.notesLength {
+            return [.say("The notes are \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and paste its link.")]
         }
         if text.isEmpty, let kept = results[index].notes, !kept.isEmpty {
             return [.say("Kept the notes.")] + answered(index, date: date)

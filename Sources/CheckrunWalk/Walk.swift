@@ -26,10 +26,6 @@ package struct Walk: Sendable {
         case paused(origin: Double)
     }
 
-    /// Notes longer than this are refused: a paste of a whole log belongs in a ticket.
-    package static let maximumNotesLength = 1_000_000
-    /// Counts above this are surely a typing slip.
-    package static let maximumCount = 100_000
 
     /// - Parameters:
     ///   - results: what the session already holds (latest attempt per check), for resuming.

@@ -71,4 +71,13 @@ import Testing
         #expect(CheckrunCLI.placingGlobalOptionsAfterTheCommand(["--help", "list"]) == ["--help", "list"], "--help first is the overview")
         #expect(CheckrunCLI.placingGlobalOptionsAfterTheCommand(["--accessible"]) == ["--accessible"], "no command: left for the error")
     }
+
+    /// The shell cannot pass a million characters in one argument, so the notes limit `record`
+    /// and `amend` share with the walk is shown here, in process.
+    @Test func notesOverTheLimitTheWalkKeepsAreRefused() throws {
+        let long = try parse("record", ["--release", "1", "--build", "1", "--check", "a/b", "--notes", String(repeating: "x", count: 1_000_001)])
+        #expect { try ResultOptions.notes(long) } throws: { "\($0)".contains("the most is 1000000") }
+        let fine = try parse("record", ["--release", "1", "--build", "1", "--check", "a/b", "--notes", "Delete fired"])
+        #expect(try ResultOptions.notes(fine) == "Delete fired")
+    }
 }

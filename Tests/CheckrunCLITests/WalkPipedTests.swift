@@ -156,9 +156,18 @@ import Glibc
 }
 
 /// A read-only folder can only be shown to someone who is not root; CI runs as root, so the
-/// test drops to the `nobody` user with setpriv when it can.
+/// test drops to the `nobody` user with setpriv. Where it cannot (not root, no setpriv, or a
+/// parent folder of the build keeps `nobody` out) it is skipped, and the reason is shown.
 @Suite struct ReadOnlyFolderTests {
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"))
+    static let dropPrivileges = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    static var canRunAsNobody: Bool {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return false }
+        let probe = try? Subprocess.run("/usr/bin/setpriv", dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable])
+        return probe?.status == 0
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
     func aReadOnlyDatabaseFolderIsExplained() throws {
         let folder = try TemporaryFolder()
         defer {
@@ -170,11 +179,7 @@ import Glibc
         chmod(folder.path, 0o755)
         chmod(locked, 0o555)
         try folder.write("source.json", "{}")
-        let dropPrivileges = ["--reuid=65534", "--regid=65534", "--clear-groups"]
-        // Where a parent folder of the build keeps `nobody` out, there is nothing to learn here.
-        let probe = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable])
-        guard probe.status == 0 else { return }
-        let result = try Subprocess.run("/usr/bin/setpriv", dropPrivileges + [Checkrun.executable, "merge", folder.path("source.json"), "--db", locked + "/results.sqlite"])
+        let result = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "merge", folder.path("source.json"), "--db", locked + "/results.sqlite"])
         let message = result.stderr
         #expect(result.status == 1)
         #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")

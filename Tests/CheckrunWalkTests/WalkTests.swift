@@ -360,4 +360,19 @@ import Testing
         #expect(first.results.map { $0.id.uuidString.suffix(2) } == ["01", "02", "03"], "ids come from the generator given")
         #expect(first.results[0].updatedAt == Self.start.addingTimeInterval(15), "times come from the dates given")
     }
+
+    @Test func everyAnswerWordTakesANoteAndNoAmbiguousWordIsAnAnswer() {
+        for (word, verdict) in [("failed", OutcomeVerdict.fail), ("passed", .pass), ("ok", .pass), ("n/a", .notApplicable), ("Not applicable", .notApplicable)] {
+            var walk = makeWalk()
+            feed(&walk, [("t 5", 1), ("\(word) seen on the 2nd try", 2)])
+            #expect(walk.results[0].outcomes[0]?.verdict == verdict, "\(word)")
+            #expect(walk.results[0].outcomes[0]?.note == "seen on the 2nd try", "\(word)")
+        }
+        for word in ["no", "yes", "y", "none", "no it fired"] {
+            var walk = makeWalk()
+            let refused = feed(&walk, [("t 5", 1), (word, 2)])
+            #expect(walk.results[0].outcomes[0] == nil, "\(word) is no answer")
+            #expect(refused.said.last?.hasPrefix("Answer p for pass, f for fail or n for not applicable") == true, "\(refused.said)")
+        }
+    }
 }

@@ -81,7 +81,7 @@ struct AmendCommand: CheckrunCommand {
         if let text = arguments.value("seconds") {
             result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: try ResultOptions.seconds(text, command: "amend"), recordedAt: now))
         }
-        if let notes = arguments.value("notes") {
+        if let notes = try ResultOptions.notes(arguments) {
             result.notes = notes
             result.notesAnsweredAt = now
         }

@@ -118,10 +118,10 @@ struct ImportCommand: CheckrunCommand {
     }
 
     private static func createDirectory(_ path: String, _ context: CommandContext) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CommandFailure("\(path) is a file, not a folder; choose a folder with --out DIR") }
-            return
+        switch PathKind.of(path) {
+        case .folder: return
+        case .file, .other: throw CommandFailure("\(path) is a file, not a folder; choose a folder with --out DIR")
+        case .missing: break
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

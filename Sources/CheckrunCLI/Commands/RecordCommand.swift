@@ -100,7 +100,7 @@ struct RecordCommand: CheckrunCommand {
         if arguments.value("verdict") == "blocked" || arguments.value("reason") != nil {
             result.blockedReason = arguments.value("reason") ?? arguments.value("notes")
         }
-        result.notes = arguments.value("notes")
+        result.notes = try ResultOptions.notes(arguments)
         result.notesAnsweredAt = result.notes == nil ? nil : now
         result.updatedAt = now
         return result

@@ -27,9 +27,18 @@ enum ResultOptions {
             guard known.contains(parts[0]) else {
                 throw CommandFailure("\(reference.name) has no counter \"\(parts[0])\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(parts[0], among: known))")
             }
-            guard value >= 0, value <= 100_000 else { throw CommandFailure("--count \(item): a count is a whole number from 0 to 100000") }
+            guard value >= 0, value <= AnswerLimits.count else { throw CommandFailure("--count \(item): a count is a whole number from 0 to \(AnswerLimits.count)") }
             return (parts[0], value)
         }
+    }
+
+    /// `--notes TEXT`, within the limit the walk keeps too.
+    static func notes(_ arguments: ParsedArguments) throws -> String? {
+        guard let notes = arguments.value("notes") else { return nil }
+        guard notes.unicodeScalars.count <= AnswerLimits.notesLength else {
+            throw CommandFailure("--notes is \(notes.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
+        }
+        return notes
     }
 
     /// `--expected N=pass|fail|na`, N counted from 1 and within the check's outcomes.
@@ -37,9 +46,8 @@ enum ResultOptions {
         let count = reference.check.expected.count
         return try items.map { item in
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            let word = parts.count == 2 ? parts[1].lowercased() : ""
-            guard parts.count == 2, let position = Int(parts[0]), let verdict = OutcomeVerdict(rawValue: word == "not applicable" ? "na" : word) else {
-                throw UsageError("--expected '\(item)' should be N=pass, N=fail or N=na, e.g. 2=fail", command: command)
+            guard parts.count == 2, let position = Int(parts[0]), let verdict = AnswerWords.outcome(parts[1]) else {
+                throw UsageError("--expected '\(item)' should be N=VERDICT, e.g. 2=fail; a verdict is \(AnswerWords.listed)", command: command)
             }
             guard (1...max(count, 1)).contains(position), position <= count else {
                 throw CommandFailure("\(reference.name) has \(count) expected outcome\(count == 1 ? "" : "s"); --expected \(position) is out of range")

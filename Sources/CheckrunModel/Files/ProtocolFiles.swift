@@ -1,7 +1,7 @@
 import Foundation
 
-// The only part of the model that touches the file system: listing and reading protocol
-// files. Everything else in the model works on text and values it is given, so it can be
+// With PathKind, the only part of the model that touches the file system: listing and
+// reading protocol files. Everything else in the model works on text and values it is given, so it can be
 // tested and fuzzed without files.
 
 extension ProtocolLibrary {
@@ -19,11 +19,14 @@ extension ProtocolLibrary {
 
     /// The protocol files of a folder, or the file itself; a clear error when there are none.
     package static func protocolFiles(in path: String) throws(LoadError) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        switch PathKind.of(path) {
+        case .missing:
             throw LoadError(description: "\(path): no such file or folder; check the path, or choose the protocol folder with --protocols DIR")
+        case .file, .other:
+            return [path]
+        case .folder:
+            break
         }
-        guard isDirectory.boolValue else { return [path] }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
             throw LoadError(description: "\(path): cannot read the folder; check its permissions")
         }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The one vocabulary of answers, shared by the walk, `record` and `amend`: every word accepted
+/// alone is accepted before a note too ("failed Delete fired"). Words that could be read two
+/// ways are not answers: "no" might mean "failed" or "not applicable", and a wrong verdict is
+/// worse than a question asked again.
+package enum AnswerWords {
+    /// Longest first, so "not applicable" is read before "n".
+    package static let outcomes: [(word: String, verdict: OutcomeVerdict)] = [
+        ("not applicable", .notApplicable), ("passed", .pass), ("failed", .fail), ("pass", .pass), ("fail", .fail),
+        ("n/a", .notApplicable), ("na", .notApplicable), ("ok", .pass), ("p", .pass), ("f", .fail), ("n", .notApplicable),
+    ]
+
+    /// The verdict a word gives, whatever its case; nil for anything else.
+    package static func outcome(_ word: String) -> OutcomeVerdict? {
+        let lowered = word.lowercased()
+        return outcomes.first { $0.word == lowered }?.verdict
+    }
+
+    /// "f Delete fired twice" → ("f", "Delete fired twice"); a text without a verdict word
+    /// first is returned whole.
+    package static func splitNote(_ text: String) -> (word: String, note: String?) {
+        let lowered = text.lowercased()
+        for (word, _) in outcomes where lowered.hasPrefix(word + " ") {
+            let note = String(text.dropFirst(word.count)).trimmingCharacters(in: .whitespaces)
+            return (String(text.prefix(word.count)), note.isEmpty ? nil : note)
+        }
+        return (text, nil)
+    }
+
+    /// How the accepted words are listed in messages.
+    package static let listed = "p, pass, passed or ok; f, fail or failed; n, na, n/a or not applicable"
+}
+
+/// The limits on what a tester types, the same in the walk and on the command line.
+package enum AnswerLimits {
+    /// Counts above this are surely a typing slip.
+    package static let count = 100_000
+    /// Notes longer than this are refused: a paste of a whole log belongs in a ticket.
+    package static let notesLength = 1_000_000
+}
