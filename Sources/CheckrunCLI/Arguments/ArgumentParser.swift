@@ -62,39 +62,7 @@ package enum ArgumentParser {
             guard argument.hasPrefix("--") else {
                 throw UsageError("unknown option '\(argument)'; checkrun's options are long, e.g. --help.\(hint(for: argument, options))", command: command.name)
             }
-            let body = argument.dropFirst(2)
-            let name: String
-            var inlineValue: String?
-            if let equals = body.firstIndex(of: "=") {
-                name = String(body[..<equals])
-                inlineValue = String(body[body.index(after: equals)...])
-            } else {
-                name = String(body)
-            }
-            guard let option = options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '--\(name)' for 'checkrun \(command.name)'.\(hint(for: name, options))", command: command.name)
-            }
-            switch option.kind {
-            case .flag:
-                if inlineValue != nil {
-                    throw UsageError("'--\(name)' is a flag and takes no value; write just --\(name)", command: command.name)
-                }
-                parsed.flags.insert(name)
-            case .value(let valueName), .repeated(let valueName):
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else if index < arguments.count, !(arguments[index].hasPrefix("--") && arguments[index].count > 2) {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    throw UsageError("'--\(name)' needs a value: --\(name) \(valueName)", command: command.name)
-                }
-                if case .value = option.kind, let previous = parsed.values[name]?.last, previous != value {
-                    throw UsageError("'--\(name)' is given twice ('\(previous)' and '\(value)'); give it once", command: command.name)
-                }
-                parsed.values[name, default: []].append(value)
-            }
+            try readOption(argument, from: arguments, at: &index, options: options, command: command, into: &parsed)
         }
         if !parsed.flag("help") {
             // Every missing required option at once, not one per try.
@@ -105,6 +73,38 @@ package enum ArgumentParser {
             try checkPositionals(parsed.positionals, command)
         }
         return parsed
+    }
+
+    /// `--name`, `--name=value` or `--name value`, checked against the declared options.
+    private static func readOption(_ argument: String, from arguments: [String], at index: inout Int, options: [OptionDefinition],
+                                   command: CommandDefinition, into parsed: inout ParsedArguments) throws(UsageError) {
+        let body = argument.dropFirst(2)
+        let name = String(body.prefix { $0 != "=" })
+        let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        guard let option = options.first(where: { $0.name == name }) else {
+            throw UsageError("unknown option '--\(name)' for 'checkrun \(command.name)'.\(hint(for: name, options))", command: command.name)
+        }
+        switch option.kind {
+        case .flag:
+            if inlineValue != nil {
+                throw UsageError("'--\(name)' is a flag and takes no value; write just --\(name)", command: command.name)
+            }
+            parsed.flags.insert(name)
+        case .value(let valueName), .repeated(let valueName):
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count, !(arguments[index].hasPrefix("--") && arguments[index].count > 2) {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError("'--\(name)' needs a value: --\(name) \(valueName)", command: command.name)
+            }
+            if case .value = option.kind, let previous = parsed.values[name]?.last, previous != value {
+                throw UsageError("'--\(name)' is given twice ('\(previous)' and '\(value)'); give it once", command: command.name)
+            }
+            parsed.values[name, default: []].append(value)
+        }
     }
 
     private static func checkPositionals(_ positionals: [String], _ command: CommandDefinition) throws(UsageError) {

@@ -38,38 +38,11 @@ struct ImportCommand: CheckrunCommand {
         var planned: [(path: String, import: CatalogImport)] = []
 
         for file in context.arguments.positionals {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                failures.append("\(file): cannot read the page; check the path")
-                continue
-            }
-            if data.count > 4 << 20 {
-                failures.append("\(file): the page is \(data.count >> 20) MB; a catalog page is text of a few pages — is this the right file?")
-                continue
-            }
-            guard let text = String(validating: [UInt8](data), as: UTF8.self), !text.contains("\0") else {
-                failures.append("\(file): not UTF-8 text; save the page as UTF-8 and import it again")
-                continue
-            }
             do {
-                let result = try importer.importPage(text: text, fileName: file)
+                let result = try importer.importPage(text: try pageText(file), fileName: file)
                 let path = (outDirectory as NSString).appendingPathComponent("\(result.document.id).json")
-                if let earlier = planned.first(where: { $0.path == path }) {
-                    failures.append("\(file): gives the protocol id \"\(result.document.id)\", like \(earlier.import.document.source); import them separately or retitle one page")
-                    continue
-                }
-                let problems = linter.lint(bytes: Array(result.document.fileText.utf8), fileName: path).problems
-                if !problems.isEmpty {
-                    failures += problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
-                    continue
-                }
-                if !dryRun && FileManager.default.fileExists(atPath: path) {
-                    do { _ = try AtomicFile.checkedTarget(path) } catch let failure as CommandFailure {
-                        failures.append(failure.message)
-                        continue
-                    }
-                }
-                if !dryRun && !force && FileManager.default.fileExists(atPath: path) {
-                    failures.append("\(path) exists already; pass --force to overwrite it, or --out DIR to write elsewhere")
+                if let problem = refusal(of: result, from: file, at: path, planned: planned, linter: linter, dryRun: dryRun, force: force) {
+                    failures += problem
                     continue
                 }
                 planned.append((path, result))
@@ -115,6 +88,40 @@ struct ImportCommand: CheckrunCommand {
             throw CommandFailure("\(failure.message); nothing was written", exitCode: failure.exitCode)
         }
         for index in staged.indices { try staged[index].commit() }
+    }
+
+    /// A page's text: readable, of a page's size, UTF-8 without NUL characters.
+    private static func pageText(_ file: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure("\(file): cannot read the page; check the path")
+        }
+        if data.count > 4 << 20 {
+            throw CommandFailure("\(file): the page is \(data.count >> 20) MB; a catalog page is text of a few pages — is this the right file?")
+        }
+        guard let text = String(validating: [UInt8](data), as: UTF8.self), !text.contains("\0") else {
+            throw CommandFailure("\(file): not UTF-8 text; save the page as UTF-8 and import it again")
+        }
+        return text
+    }
+
+    /// Why the protocol a page gave may not be written to `path`, if it may not: another page
+    /// gives the same id, it fails lint, or the target is no file or exists without --force.
+    private static func refusal(of result: CatalogImport, from file: String, at path: String, planned: [(path: String, import: CatalogImport)],
+                                linter: ProtocolLinter, dryRun: Bool, force: Bool) -> [String]? {
+        if let earlier = planned.first(where: { $0.path == path }) {
+            return ["\(file): gives the protocol id \"\(result.document.id)\", like \(earlier.import.document.source); import them separately or retitle one page"]
+        }
+        let problems = linter.lint(bytes: Array(result.document.fileText.utf8), fileName: path).problems
+        if !problems.isEmpty {
+            return problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
+        }
+        guard !dryRun, PathKind.of(path) != .missing else { return nil }
+        do { _ = try AtomicFile.checkedTarget(path) } catch let failure as CommandFailure {
+            return [failure.message]
+        } catch {
+            return ["\(error)"]
+        }
+        return force ? nil : ["\(path) exists already; pass --force to overwrite it, or --out DIR to write elsewhere"]
     }
 
     private static func createDirectory(_ path: String, _ context: CommandContext) throws {

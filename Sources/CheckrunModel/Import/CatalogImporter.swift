@@ -36,141 +36,37 @@ package struct CatalogImporter: Sendable {
 
     static let reviewNote = "Imported from a one-line \"Check:\" sentence: confirm the profile, split the task if it holds several, write the expected outcomes, then remove this note."
 
-    private struct PendingCheck {
-        var profile: String
-        var line: Int
-        var task: String?
-        var expected: [String] = []
-        var field: CatalogLine.Label? = .profile
-    }
-
     package func importPage(text: String, fileName: String) throws(ImportMessage) -> CatalogImport {
-        let file = fileName
-        func failure(_ line: Int?, _ message: String) -> ImportMessage { ImportMessage(file: file, line: line, message: message) }
-
         let lines = CatalogLine.lines(of: text)
-        var warnings: [ImportMessage] = []
-        var blocks: [(check: PendingCheck, end: Int)] = []
-        var sentences: [(line: Int, text: String, heading: String?)] = []
-        var criteria: [String] = []
-        var status: String?
-        var statusLine: Int?
-        var pending: PendingCheck?
-        var inMapping = false
-        var lastHeading: String?
-
-        func finish(_ check: PendingCheck?, at line: Int) throws(ImportMessage) {
-            guard let check else { return }
-            guard check.task != nil else {
-                throw failure(check.line, "the Profile \"\(check.profile)\" has no Task; add a \"Task: …\" line under it, then an \"Expected: …\" line")
-            }
-            guard !check.expected.isEmpty else {
-                throw failure(check.line, "the Profile \"\(check.profile)\" has no Expected outcome; add an \"Expected: …\" line, one outcome a line")
-            }
-            blocks.append((check, line))
+        var scan = PageScan(file: fileName, wcag: wcag)
+        try scan.read(lines)
+        guard !scan.blocks.isEmpty || !scan.sentences.isEmpty else {
+            throw scan.failure(nil, "no check found: the page has no Profile/Task/Expected block and no \"Check:\" sentence. A check block reads \"Profile: VoiceOver\", \"Task: …\", \"Expected: …\"")
         }
-
-        for line in lines {
-            if line.isBlank { continue }
-            if line.isHeading || line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
-                lastHeading = line.text
-            }
-            switch line.label {
-            case .profile:
-                try finish(pending, at: line.number)
-                inMapping = false
-                guard !line.value.isEmpty else {
-                    pending = PendingCheck(profile: "", line: line.number)
-                    continue
-                }
-                pending = PendingCheck(profile: line.value, line: line.number)
-                continue
-            case .task:
-                guard var check = pending else {
-                    throw failure(line.number, "a Task with no Profile before it; add a \"Profile: …\" line above it")
-                }
-                if check.task != nil {
-                    throw failure(line.number, "a second Task for the Profile \"\(check.profile)\" (line \(check.line)); start a new block with its own \"Profile: …\" line")
-                }
-                check.task = line.value.isEmpty ? nil : line.value
-                if line.value.isEmpty { check.task = "" }
-                check.field = .task
-                pending = check
-                continue
-            case .expected:
-                guard var check = pending else {
-                    throw failure(line.number, "an Expected with no Profile and Task before it; add \"Profile: …\" and \"Task: …\" lines above it")
-                }
-                if !line.value.isEmpty { check.expected.append(line.value) }
-                check.field = .expected
-                pending = check
-                continue
-            case .status where status == nil:
-                status = line.value.lowercased()
-                statusLine = line.number
-                continue
-            case .check where !line.value.isEmpty:
-                try finish(pending, at: line.number)
-                pending = nil
-                sentences.append((line.number, line.value, lastHeading))
-                continue
-            default:
-                break
-            }
-
-            if var check = pending, let field = check.field, (line.isIndented || line.isListItem) && !line.isHeading {
-                switch field {
-                case .expected: check.expected.append(line.text)
-                case .task: check.task = [check.task ?? "", line.text].filter { !$0.isEmpty }.joined(separator: " ")
-                default: check.profile = [check.profile, line.text].filter { !$0.isEmpty }.joined(separator: " ")
-                }
-                pending = check
-                continue
-            }
-            if pending != nil {
-                try finish(pending, at: line.number)
-                pending = nil
-            }
-
-            if line.text.lowercased().hasPrefix("wcag mapping") {
-                inMapping = true
-                continue
-            }
-            if inMapping {
-                if line.isListItem || line.isIndented {
-                    if let match = line.text.range(of: #"^[1-4]\.[0-9]{1,2}\.[0-9]{1,2}\b"#, options: .regularExpression) {
-                        let number = String(line.text[match])
-                        if !wcag.contains(number) {
-                            warnings.append(failure(line.number, "warning: \(number) is not a WCAG 2.2 success criterion; left out of the mapping"))
-                        } else if !criteria.contains(number) {
-                            criteria.append(number)
-                        }
-                    }
-                } else {
-                    inMapping = false
-                }
-            }
-        }
-        try finish(pending, at: lines.count)
-
-        guard !blocks.isEmpty || !sentences.isEmpty else {
-            throw failure(nil, "no check found: the page has no Profile/Task/Expected block and no \"Check:\" sentence. A check block reads \"Profile: VoiceOver\", \"Task: …\", \"Expected: …\"")
-        }
-
         let title = pageTitle(lines)
         let id = Slug.make(title.replacingOccurrences(of: #"^\d+(\.\d+)*\.?\s+"#, with: "", options: .regularExpression))
         guard !id.isEmpty else {
-            throw failure(1, "cannot make a protocol id from the title \"\(title)\"; give the page a title with letters or digits on its first line")
+            throw scan.failure(1, "cannot make a protocol id from the title \"\(title)\"; give the page a title with letters or digits on its first line")
         }
+        let checks = makeChecks(&scan)
+        let status = protocolStatus(&scan)
+        let document = ProtocolDocument(
+            id: id, title: title, status: status, source: (fileName as NSString).lastPathComponent,
+            wcag: scan.criteria, checks: checks)
+        return CatalogImport(document: document, warnings: scan.warnings)
+    }
 
+    /// A check per block, then a draft check per "Check:" sentence, each with an id unique in
+    /// the protocol.
+    private func makeChecks(_ scan: inout PageScan) -> [Check] {
         var ids = IDAllocator()
-        var checks = blocks.map { block in
-            Check(id: ids.take(Slug.make(block.check.profile), fallback: "check"),
-                  profile: block.check.profile, task: block.check.task ?? "",
-                  expected: block.check.expected.map { ExpectedOutcome($0) },
-                  assistiveTechnology: .derived(from: block.check.profile))
+        var checks = scan.blocks.map { block in
+            Check(id: ids.take(Slug.make(block.profile), fallback: "check"),
+                  profile: block.profile, task: block.task ?? "",
+                  expected: block.expected.map { ExpectedOutcome($0) },
+                  assistiveTechnology: .derived(from: block.profile))
         }
-        for (index, sentence) in sentences.enumerated() {
+        for (index, sentence) in scan.sentences.enumerated() {
             let named = namedTechnologies(in: sentence.text)
             let base = sentence.heading.map { draftID(fromHeading: $0) } ?? "check-\(index + 1)"
             let check = Check(
@@ -179,26 +75,26 @@ package struct CatalogImporter: Sendable {
             checks.append(check)
             var note = "warning: \"Check:\" sentence imported as draft check \"\(check.id)\" for review (profile: \(check.profile))"
             if named.count > 1 { note += "; it names \(named.joined(separator: ", ")): consider one check for each" }
-            warnings.append(failure(sentence.line, note))
+            scan.warn(sentence.line, note)
         }
+        return checks
+    }
 
-        var protocolStatus = ProtocolDocument.Status.draft
-        switch status {
+    /// Ready only when the page says so and holds no draft check.
+    private func protocolStatus(_ scan: inout PageScan) -> ProtocolDocument.Status {
+        switch scan.status {
         case "ready"?:
-            protocolStatus = sentences.isEmpty ? .ready : .draft
-            if !sentences.isEmpty {
-                warnings.append(failure(statusLine, "warning: the page says ready, but its \"Check:\" sentences need review, so the protocol is a draft"))
+            guard scan.sentences.isEmpty else {
+                scan.warn(scan.statusLine, "warning: the page says ready, but its \"Check:\" sentences need review, so the protocol is a draft")
+                return .draft
             }
+            return .ready
         case "draft"?, nil:
-            protocolStatus = .draft
+            return .draft
         case let other?:
-            warnings.append(failure(statusLine, "warning: unknown status \"\(other)\"; the protocol is a draft (use ready or draft)"))
+            scan.warn(scan.statusLine, "warning: unknown status \"\(other)\"; the protocol is a draft (use ready or draft)")
+            return .draft
         }
-
-        let document = ProtocolDocument(
-            id: id, title: title, status: protocolStatus, source: (fileName as NSString).lastPathComponent,
-            wcag: criteria, checks: checks)
-        return CatalogImport(document: document, warnings: warnings)
     }
 
     /// The first Markdown heading, else the first line with words on it.

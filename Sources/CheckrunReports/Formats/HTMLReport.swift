@@ -6,9 +6,22 @@ import Foundation
 /// captions and header scopes, verdicts in words, every value escaped, an SVG chart per timed check.
 enum HTMLReport {
     static func render(_ report: ReleaseReport) -> String {
+        var out = header(report)
+        out += attentionSection(report.attention)
+        out += protocolsSection(report)
+        out += criteriaSection(report)
+        out += profilesSection(report)
+        out += byProtocolSection(report)
+        out += evidenceSection(report)
+        out += ["</main>", "</body>", "</html>"]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The page's head, its style, and the report's header.
+    private static func header(_ report: ReleaseReport) -> [String] {
         let h = Escaping.html
         let title = report.title
-        var out: [String] = [
+        return [
             "<!DOCTYPE html>",
             "<html lang=\"en\">",
             "<head>",
@@ -43,7 +56,12 @@ enum HTMLReport {
             "<li>Evidence digest: <code>\(report.evidenceDigest)</code> (\(report.chains.count) session chains, listed under Evidence)</li>",
             "</ul>",
         ]
-        out += attentionSection(report.attention)
+    }
+
+    /// Each protocol with the SHA-256 of its content.
+    private static func protocolsSection(_ report: ReleaseReport) -> [String] {
+        let h = Escaping.html
+        var out: [String] = []
         out.append("<h2>Protocols</h2>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Protocols and the SHA-256 of their content\"><table><caption>Protocols and the SHA-256 of their content</caption>")
         out.append("<thead><tr><th scope=\"col\">Protocol</th><th scope=\"col\">Title</th><th scope=\"col\">Status</th><th scope=\"col\">Content hash</th><th scope=\"col\">Results from another version</th></tr></thead><tbody>")
@@ -51,7 +69,13 @@ enum HTMLReport {
             out.append("<tr><th scope=\"row\">\(h(entry.id))</th><td>\(h(entry.title))</td><td>\(h(entry.status))</td><td><code>\(entry.contentHash)</code></td><td>\(entry.resultsWithOtherHash)\(entry.changedChecks.isEmpty ? "" : "; changed since testing: " + h(entry.changedChecks.joined(separator: ", ")))</td></tr>")
         }
         out.append("</tbody></table></div>")
+        return out
+    }
 
+    /// The WCAG table, criteria with evidence first.
+    private static func criteriaSection(_ report: ReleaseReport) -> [String] {
+        let h = Escaping.html
+        var out: [String] = []
         out.append("<h2>WCAG 2.2 conformance</h2>")
         out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Conformance by success criterion\"><table><caption>Conformance by success criterion</caption>")
@@ -62,7 +86,13 @@ enum HTMLReport {
             out.append("<tr><th scope=\"row\">\(h(row.criterion.title))</th><td>\(row.criterion.level.rawValue)</td><td class=\"\(css)\">\(h(term))</td><td>\(h(row.checks.joined(separator: ", ")))</td><td>\(h(row.remarks))</td></tr>")
         }
         out.append("</tbody></table></div>")
+        return out
+    }
 
+    /// Checks counted by assistive technology.
+    private static func profilesSection(_ report: ReleaseReport) -> [String] {
+        let h = Escaping.html
+        var out: [String] = []
         out.append("<h2>By assistive technology</h2>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Checks by profile\"><table><caption>Checks by profile</caption>")
         out.append("<thead><tr><th scope=\"col\">Profile</th><th scope=\"col\">Passed</th><th scope=\"col\">Failed</th><th scope=\"col\">Blocked</th><th scope=\"col\">Skipped</th><th scope=\"col\">Not run</th></tr></thead><tbody>")
@@ -71,7 +101,13 @@ enum HTMLReport {
             out.append("<tr><th scope=\"row\">\(h(row.profile))</th>\(cells)</tr>")
         }
         out.append("</tbody></table></div>")
+        return out
+    }
 
+    /// Every check's latest result per device, with its chart, and results of removed checks.
+    private static func byProtocolSection(_ report: ReleaseReport) -> [String] {
+        let h = Escaping.html
+        var out: [String] = []
         out.append("<h2>By protocol</h2>")
         // Each check's history found by name, and the build labels made once, not per chart.
         // Per check, the device with the most results charts its history (builds are compared
@@ -96,6 +132,13 @@ enum HTMLReport {
             out.append("<h2>Results for checks no longer in the protocols</h2>")
             out += resultTable(report.removed, nil)
         }
+        return out
+    }
+
+    /// The session chains the report rests on, and what changed since the previous build.
+    private static func evidenceSection(_ report: ReleaseReport) -> [String] {
+        let h = Escaping.html
+        var out: [String] = []
         out.append("<h2>Evidence</h2>")
         out.append("<p>Each session's answers form a chain of SHA-256 hashes; <code>checkrun verify</code> recomputes them.</p>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Session chains\"><table><caption>Session chains</caption><thead><tr><th scope=\"col\">Session</th><th scope=\"col\">Records</th><th scope=\"col\">Chain head</th></tr></thead><tbody>")
@@ -112,8 +155,7 @@ enum HTMLReport {
             }
             out.append("</ul>")
         }
-        out += ["</main>", "</body>", "</html>"]
-        return out.joined(separator: "\n") + "\n"
+        return out
     }
 
     /// Failures and gaps first, each failure linked to its result further down.
@@ -156,58 +198,5 @@ enum HTMLReport {
         }
         out.append("</tbody></table></div>")
         return out
-    }
-
-    /// What every chart of one report shares: the builds along the x axis, their positions and
-    /// their label elements, made once rather than once per check.
-    struct ChartAxis {
-        static let width = 560.0, height = 200.0, left = 60.0, right = 20.0, top = 20.0, bottom = 40.0
-        let labels: [String]
-        /// Each build's x position, as the SVG writes it.
-        let positions: [String]
-        /// The `<text>` elements naming the builds under the axis.
-        let labelElements: String
-
-        init(labels: [String]) {
-            self.labels = labels
-            let step = labels.count > 1 ? (Self.width - Self.left - Self.right) / Double(labels.count - 1) : 0
-            positions = labels.indices.map { index in
-                Decimals.fixed(labels.count > 1 ? Self.left + Double(index) * step : (Self.left + Self.width - Self.right) / 2, places: 1)
-            }
-            let y = Decimals.fixed(Self.height - Self.bottom + 18, places: 1)
-            labelElements = zip(positions, labels).map { x, label in
-                "<text x=\"\(x)\" y=\"\(y)\" text-anchor=\"middle\">" + Escaping.html(label) + "</text>"
-            }.joined(separator: "\n")
-        }
-    }
-
-    /// A line chart of the check's median active time per build, described in words for screen readers.
-    static func chart(for check: String, _ row: CheckComparison, axis: ChartAxis) -> String? {
-        let points = row.builds.enumerated().compactMap { index, figures in figures?.medianSeconds.map { (index, $0) } }
-        guard !points.isEmpty else { return nil }
-        typealias A = ChartAxis
-        let maximum = max(points.map(\.1).max() ?? 1, 1)
-        let ys = points.map { Decimals.fixed(A.top + (A.height - A.top - A.bottom) * (1 - $0.1 / maximum), places: 1) }
-        let id = "chart-" + Slug.make(check)
-        let description = "Median active time per build on \(row.device.isEmpty ? "an unnamed device" : row.device): " + points.map { "build \(axis.labels[$0.0]) \(Durations.spoken($0.1))" }.joined(separator: ", ") + "."
-        var svg = ["<figure>",
-                   "<svg role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(Int(A.width)) \(Int(A.height))\" width=\"\(Int(A.width))\" height=\"\(Int(A.height))\" xmlns=\"http://www.w3.org/2000/svg\">",
-                   "<title id=\"\(id)-title\">\(Escaping.html("Active time of \(check) on \(row.device.isEmpty ? "an unnamed device" : row.device) across builds"))</title>",
-                   "<desc id=\"\(id)-desc\">\(Escaping.html(description))</desc>",
-                   "<line x1=\"\(A.left)\" y1=\"\(A.height - A.bottom)\" x2=\"\(A.width - A.right)\" y2=\"\(A.height - A.bottom)\" stroke=\"#555\"/>",
-                   "<line x1=\"\(A.left)\" y1=\"\(A.top)\" x2=\"\(A.left)\" y2=\"\(A.height - A.bottom)\" stroke=\"#555\"/>",
-                   "<text x=\"\(A.left - 6)\" y=\"\(A.top + 4)\" text-anchor=\"end\">\(Escaping.html(Decimals.fixed(maximum, places: 0) + " s"))</text>",
-                   "<text x=\"\(A.left - 6)\" y=\"\(A.height - A.bottom)\" text-anchor=\"end\">0 s</text>"]
-        if points.count > 1 {
-            svg.append("<polyline fill=\"none\" stroke=\"#1f4e99\" stroke-width=\"2\" points=\"" + zip(points, ys).map { axis.positions[$0.0.0] + "," + $0.1 }.joined(separator: " ") + "\"/>")
-        }
-        for (point, y) in zip(points, ys) {
-            svg.append("<circle cx=\"\(axis.positions[point.0])\" cy=\"\(y)\" r=\"4\" fill=\"#1f4e99\"/>")
-        }
-        if !axis.labelElements.isEmpty { svg.append(axis.labelElements) }
-        svg.append("</svg>")
-        svg.append("<figcaption>\(Escaping.html(description))</figcaption>")
-        svg.append("</figure>")
-        return svg.joined(separator: "\n")
     }
 }

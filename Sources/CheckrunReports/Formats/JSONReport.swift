@@ -8,8 +8,7 @@ enum JSONReport {
     }
 
     static func json(_ report: ReleaseReport) -> JSONValue {
-        let counts = report.summary
-        return object([
+        object([
             ("product", report.product.map(JSONValue.string) ?? .null),
             ("release", .string(report.release)),
             ("build", report.build.map(JSONValue.string) ?? .null),
@@ -19,42 +18,20 @@ enum JSONReport {
             ("testers", strings(report.testers)),
             ("firstResult", report.firstResult.map { .string(ReportPhrases.timestamp($0)) } ?? .null),
             ("lastResult", report.lastResult.map { .string(ReportPhrases.timestamp($0)) } ?? .null),
-            ("summary", object([
-                ("checks", .integer(report.checks.count)),
-                ("passed", .integer(counts[.passed] ?? 0)),
-                ("failed", .integer(counts[.failed] ?? 0)),
-                ("blocked", .integer(counts[.blocked] ?? 0)),
-                ("skipped", .integer(counts[.skipped] ?? 0)),
-                ("notRun", .integer(counts[.notRun] ?? 0)),
-            ])),
+            ("summary", summary(report)),
             ("protocols", .array(report.protocols.map { entry in node(object([
                 ("id", .string(entry.id)), ("title", .string(entry.title)), ("status", .string(entry.status)),
                 ("contentHash", .string(entry.contentHash)), ("resultsWithOtherHash", .integer(entry.resultsWithOtherHash)),
                 ("changedChecks", strings(entry.changedChecks)),
             ])) })),
-            ("wcag", .array(report.criteria.map { row in node(object([
-                ("criterion", .string(row.criterion.number)), ("name", .string(row.criterion.name)),
-                ("level", .string(row.criterion.level.rawValue)), ("conformance", .string(row.conformance.rawValue)),
-                ("coverageGap", .bool(row.isCoverageGap)),
-                ("coverage", object([
-                    ("mapped", .integer(row.coverage.mapped)), ("passed", .integer(row.coverage.passed)), ("failed", .integer(row.coverage.failed)),
-                    ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)), ("notRun", .integer(row.coverage.notRun)),
-                    ("provisional", .integer(row.coverage.provisional)), ("sentence", .string(row.coverage.sentence)),
-                ])),
-                ("checks", strings(row.checks)), ("remarks", .string(row.remarks)),
-            ])) })),
+            ("wcag", .array(report.criteria.map { node(criterion($0)) })),
             ("profiles", .array(report.profiles.map { row in node(object([
                 ("profile", .string(row.profile)),
                 ("passed", .integer(row.counts[.passed] ?? 0)), ("failed", .integer(row.counts[.failed] ?? 0)),
                 ("blocked", .integer(row.counts[.blocked] ?? 0)), ("skipped", .integer(row.counts[.skipped] ?? 0)),
                 ("notRun", .integer(row.counts[.notRun] ?? 0)),
             ])) })),
-            ("checks", .array(report.checks.map { entry in node(object([
-                ("check", .string(entry.reference.name)), ("protocol", .string(entry.reference.document.id)),
-                ("profile", .string(entry.reference.check.profile)), ("task", .string(entry.reference.check.task)),
-                ("wcag", strings(entry.reference.criteria)), ("status", .string(entry.status.rawValue)),
-                ("results", .array(entry.results.map { node(result($0, entry.reference.check)) })),
-            ])) })),
+            ("checks", .array(report.checks.map { node(check($0)) })),
             ("removed", .array(report.removed.map { node(result($0, nil)) })),
             ("verification", object([
                 ("verified", .bool(report.unverifiedProblems == nil)),
@@ -70,6 +47,44 @@ enum JSONReport {
                 ])) })),
             ])),
             ("changes", report.changes.map(comparison) ?? .null),
+        ])
+    }
+
+    /// The count of checks by status.
+    private static func summary(_ report: ReleaseReport) -> JSONValue {
+        let counts = report.summary
+        return object([
+            ("checks", .integer(report.checks.count)),
+            ("passed", .integer(counts[.passed] ?? 0)),
+            ("failed", .integer(counts[.failed] ?? 0)),
+            ("blocked", .integer(counts[.blocked] ?? 0)),
+            ("skipped", .integer(counts[.skipped] ?? 0)),
+            ("notRun", .integer(counts[.notRun] ?? 0)),
+        ])
+    }
+
+    /// One WCAG row with its coverage.
+    private static func criterion(_ row: ReleaseReport.CriterionRow) -> JSONValue {
+        object([
+            ("criterion", .string(row.criterion.number)), ("name", .string(row.criterion.name)),
+            ("level", .string(row.criterion.level.rawValue)), ("conformance", .string(row.conformance.rawValue)),
+            ("coverageGap", .bool(row.isCoverageGap)),
+            ("coverage", object([
+                ("mapped", .integer(row.coverage.mapped)), ("passed", .integer(row.coverage.passed)), ("failed", .integer(row.coverage.failed)),
+                ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)), ("notRun", .integer(row.coverage.notRun)),
+                ("provisional", .integer(row.coverage.provisional)), ("sentence", .string(row.coverage.sentence)),
+            ])),
+            ("checks", strings(row.checks)), ("remarks", .string(row.remarks)),
+        ])
+    }
+
+    /// One check with its latest result per device.
+    private static func check(_ entry: ReleaseReport.CheckEntry) -> JSONValue {
+        object([
+            ("check", .string(entry.reference.name)), ("protocol", .string(entry.reference.document.id)),
+            ("profile", .string(entry.reference.check.profile)), ("task", .string(entry.reference.check.task)),
+            ("wcag", strings(entry.reference.criteria)), ("status", .string(entry.status.rawValue)),
+            ("results", .array(entry.results.map { node(result($0, entry.reference.check)) })),
         ])
     }
 

@@ -4,6 +4,18 @@ import CheckrunStore
 /// The compliance report as Markdown: what a lead reads, signs and pastes into a ticket.
 enum MarkdownReport {
     static func render(_ report: ReleaseReport) -> String {
+        var out = header(report)
+        out += attentionLines(report.attention, Escaping.markdown)
+        out += protocolsSection(report)
+        out += criteriaSection(report)
+        out += profilesSection(report)
+        out += byProtocolSection(report)
+        out += evidenceSection(report)
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The title and what the report covers.
+    private static func header(_ report: ReleaseReport) -> [String] {
         let e = Escaping.markdown
         var out: [String] = []
         out.append("# \(e(report.title))")
@@ -15,7 +27,13 @@ enum MarkdownReport {
         out.append("- Summary: \(ReportPhrases.summary(report))")
         out.append("- Evidence digest: `\(report.evidenceDigest)` (\(report.chains.count) session chain\(report.chains.count == 1 ? "" : "s"), listed under Evidence)")
         out.append("")
-        out += attentionLines(report.attention, e)
+        return out
+    }
+
+    /// Each protocol with the SHA-256 of its content.
+    private static func protocolsSection(_ report: ReleaseReport) -> [String] {
+        let e = Escaping.markdown
+        var out: [String] = []
         out.append("## Protocols")
         out.append("")
         out.append("| Protocol | Title | Status | Content hash (SHA-256) | Results from another version |")
@@ -24,6 +42,13 @@ enum MarkdownReport {
             out.append("| \(e(entry.id)) | \(e(entry.title)) | \(entry.status) | `\(entry.contentHash)` | \(entry.resultsWithOtherHash)\(entry.changedChecks.isEmpty ? "" : "; changed since testing: " + e(entry.changedChecks.joined(separator: ", "))) |")
         }
         out.append("")
+        return out
+    }
+
+    /// The WCAG table, criteria with evidence first.
+    private static func criteriaSection(_ report: ReleaseReport) -> [String] {
+        let e = Escaping.markdown
+        var out: [String] = []
         out.append("## WCAG 2.2 conformance")
         out.append("")
         out.append("Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.")
@@ -35,6 +60,13 @@ enum MarkdownReport {
             out.append("| \(e(row.criterion.title)) | \(row.criterion.level.rawValue) | \(term) | \(e(row.checks.joined(separator: ", "))) | \(e(row.remarks)) |")
         }
         out.append("")
+        return out
+    }
+
+    /// Checks counted by assistive technology.
+    private static func profilesSection(_ report: ReleaseReport) -> [String] {
+        let e = Escaping.markdown
+        var out: [String] = []
         out.append("## By assistive technology")
         out.append("")
         out.append("| Profile | Passed | Failed | Blocked | Skipped | Not run |")
@@ -44,6 +76,13 @@ enum MarkdownReport {
             out.append("| \(e(row.profile)) | " + counts.joined(separator: " | ") + " |")
         }
         out.append("")
+        return out
+    }
+
+    /// Every check's latest result per device, and results of removed checks.
+    private static func byProtocolSection(_ report: ReleaseReport) -> [String] {
+        let e = Escaping.markdown
+        var out: [String] = []
         out.append("## By protocol")
         for document in report.protocols {
             out.append("")
@@ -74,6 +113,13 @@ enum MarkdownReport {
             }
         }
         out.append("")
+        return out
+    }
+
+    /// The session chains the report rests on, and what changed since the previous build.
+    private static func evidenceSection(_ report: ReleaseReport) -> [String] {
+        let e = Escaping.markdown
+        var out: [String] = []
         out.append("## Evidence")
         out.append("")
         out.append("Evidence digest (SHA-256 over every session's chain head and every result shown): `\(report.evidenceDigest)`. `checkrun verify` recomputes the chains.")
@@ -90,7 +136,7 @@ enum MarkdownReport {
             let lines = changes.checks.flatMap { check in check.changes.map { "- \(e(check.label)): \(e(ReportPhrases.change($0, changes.labels)))" } }
             out += lines.isEmpty ? ["No check has results in both builds."] : lines
         }
-        return out.joined(separator: "\n") + "\n"
+        return out
     }
 
     /// Failures and gaps first, before the full tables.

@@ -1,0 +1,132 @@
+import Foundation
+
+/// One pass over a catalog page's lines: the Profile/Task/Expected blocks, the one-line
+/// "Check:" sentences, the WCAG numbers of the "WCAG mapping" list, and the page's status.
+struct PageScan {
+    struct PendingCheck {
+        var profile: String
+        var line: Int
+        var task: String?
+        var expected: [String] = []
+        var field: CatalogLine.Label? = .profile
+    }
+
+    let file: String
+    let wcag: WCAGTable
+    private(set) var warnings: [ImportMessage] = []
+    private(set) var blocks: [PendingCheck] = []
+    private(set) var sentences: [(line: Int, text: String, heading: String?)] = []
+    private(set) var criteria: [String] = []
+    private(set) var status: String?
+    private(set) var statusLine: Int?
+    private var pending: PendingCheck?
+    private var inMapping = false
+    private var lastHeading: String?
+
+    init(file: String, wcag: WCAGTable) {
+        self.file = file
+        self.wcag = wcag
+    }
+
+    func failure(_ line: Int?, _ message: String) -> ImportMessage {
+        ImportMessage(file: file, line: line, message: message)
+    }
+
+    mutating func warn(_ line: Int?, _ message: String) {
+        warnings.append(failure(line, message))
+    }
+
+    /// Reads every line, then closes the last block.
+    mutating func read(_ lines: [CatalogLine]) throws(ImportMessage) {
+        for line in lines where !line.isBlank {
+            if line.isHeading || line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
+                lastHeading = line.text
+            }
+            if try readLabelled(line) || continueBlock(line) { continue }
+            try finishPending()
+            readMapping(line)
+        }
+        try finishPending()
+    }
+
+    /// A block whose Profile, Task and Expected are all there is kept; one without is refused.
+    private mutating func finishPending() throws(ImportMessage) {
+        guard let check = pending else { return }
+        pending = nil
+        guard check.task != nil else {
+            throw failure(check.line, "the Profile \"\(check.profile)\" has no Task; add a \"Task: …\" line under it, then an \"Expected: …\" line")
+        }
+        guard !check.expected.isEmpty else {
+            throw failure(check.line, "the Profile \"\(check.profile)\" has no Expected outcome; add an \"Expected: …\" line, one outcome a line")
+        }
+        blocks.append(check)
+    }
+
+    /// A "Profile:", "Task:", "Expected:", "Status:" or "Check:" line; false for any other.
+    private mutating func readLabelled(_ line: CatalogLine) throws(ImportMessage) -> Bool {
+        switch line.label {
+        case .profile:
+            try finishPending()
+            inMapping = false
+            pending = PendingCheck(profile: line.value, line: line.number)
+        case .task:
+            guard var check = pending else {
+                throw failure(line.number, "a Task with no Profile before it; add a \"Profile: …\" line above it")
+            }
+            if check.task != nil {
+                throw failure(line.number, "a second Task for the Profile \"\(check.profile)\" (line \(check.line)); start a new block with its own \"Profile: …\" line")
+            }
+            check.task = line.value
+            check.field = .task
+            pending = check
+        case .expected:
+            guard var check = pending else {
+                throw failure(line.number, "an Expected with no Profile and Task before it; add \"Profile: …\" and \"Task: …\" lines above it")
+            }
+            if !line.value.isEmpty { check.expected.append(line.value) }
+            check.field = .expected
+            pending = check
+        case .status where status == nil:
+            status = line.value.lowercased()
+            statusLine = line.number
+        case .check where !line.value.isEmpty:
+            try finishPending()
+            sentences.append((line.number, line.value, lastHeading))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// An indented or listed line under a block's field continues that field.
+    private mutating func continueBlock(_ line: CatalogLine) -> Bool {
+        guard var check = pending, let field = check.field, (line.isIndented || line.isListItem) && !line.isHeading else { return false }
+        switch field {
+        case .expected: check.expected.append(line.text)
+        case .task: check.task = [check.task ?? "", line.text].filter { !$0.isEmpty }.joined(separator: " ")
+        default: check.profile = [check.profile, line.text].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        pending = check
+        return true
+    }
+
+    /// The "WCAG mapping" list: items that start with a success criterion's number.
+    private mutating func readMapping(_ line: CatalogLine) {
+        if line.text.lowercased().hasPrefix("wcag mapping") {
+            inMapping = true
+            return
+        }
+        guard inMapping else { return }
+        guard line.isListItem || line.isIndented else {
+            inMapping = false
+            return
+        }
+        guard let match = line.text.range(of: #"^[1-4]\.[0-9]{1,2}\.[0-9]{1,2}\b"#, options: .regularExpression) else { return }
+        let number = String(line.text[match])
+        if !wcag.contains(number) {
+            warn(line.number, "warning: \(number) is not a WCAG 2.2 success criterion; left out of the mapping")
+        } else if !criteria.contains(number) {
+            criteria.append(number)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import CheckrunModel
+import CheckrunWalk
+import Foundation
+import Testing
+
+/// Answers, going back, skipping and determinism, driven through the same harness as
+/// WalkTests: answers in, events out.
+@Suite struct WalkAnswerTests {
+    let harness = WalkTests()
+
+    @Test func aNumericOutcomeTakesANoteAfterTheNumber() {
+        var walk = harness.walkAtTouch()
+        let transcript = harness.feed(&walk, [("t 30", 2), ("9 missed once near the grabber", 3)])
+        #expect(walk.results[1].outcomes[0]?.value == 9)
+        #expect(walk.results[1].outcomes[0]?.verdict == .fail)
+        #expect(walk.results[1].outcomes[0]?.note == "missed once near the grabber", "\(transcript.said)")
+    }
+
+    @Test func reopeningABlockedCheckIsSaved() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("x", 1), ("no test device", 2)])
+        #expect(walk.results[0].verdict == .blocked)
+        let transcript = harness.feed(&walk, [("b", 3)])
+        #expect(transcript.said.contains { $0.hasPrefix("Reopened check 1") })
+        #expect(transcript.saves.contains { $0.check == "sample/inspect" && $0.verdict == nil && $0.blockedReason == nil }, "the reopening is saved")
+    }
+
+    @Test func goingBackShowsTheAnswerAndEnterKeepsIt() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 20", 1), ("f the label is wrong", 2)])
+        harness.feed(&walk, [("b", 3)])
+        #expect(walk.prompt?.text.hasSuffix("Now: fail, note: the label is wrong; Enter keeps it.") == true, "\(walk.prompt?.text ?? "")")
+        let kept = harness.feed(&walk, [("", 4)])
+        #expect(kept.said.first == "Expected 1: kept, fail, note: the label is wrong.")
+        #expect(walk.results[0].outcomes[0]?.verdict == .fail)
+        // Rebuilt from what was saved (resume), the check says what was answered already.
+        var resumed = harness.makeWalk(results: walk.results)
+        let intro = resumed.introduce()
+        #expect(intro.contains(.say("Answered before: expected 1, fail, note: the label is wrong.")), "\(intro)")
+    }
+
+    @Test func skippingACheckWithAnswersAsksFirstAndSaysWhatIsSetAside() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 20", 1), ("f the label is wrong", 2)])
+        let asked = harness.feed(&walk, [("s", 3)])
+        #expect(asked.saves.isEmpty, "nothing is set aside before the tester confirms")
+        #expect(asked.said == ["Check 1 has answers: the time (20 seconds), 1 of 2 expected outcomes. Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated."])
+        #expect(walk.prompt?.text == "Skip check 1 and set its answers aside? Type y to skip, or n (or Enter) to go on.")
+        let declined = harness.feed(&walk, [("", 4)])
+        #expect(declined.said == ["Not skipped; check 1 goes on."])
+        #expect(walk.results[0].verdict == nil && walk.prompt?.step == .outcome(1), "the walk stands where it stood")
+        harness.feed(&walk, [("skip", 5)])
+        let confirmed = harness.feed(&walk, [("y", 6)])
+        #expect(confirmed.said == ["Result: skipped"])
+        #expect(walk.results[0].verdict == .skipped && walk.results[0].outcomes[0]?.verdict == .fail, "the answers stay in the record")
+        // A check with nothing answered yet is skipped at once.
+        #expect(harness.feed(&walk, [("s", 7)]).said == ["Result: skipped"])
+    }
+
+    @Test func skippingWhileTheTimerRunsAsksFirstToo() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("", 1), ("+", 2)])
+        let asked = harness.feed(&walk, [("s", 3)])
+        #expect(asked.said.first?.hasPrefix("Check 1 has answers: a timing begun, 1 stop tallied.") == true, "\(asked.said)")
+        #expect(walk.prompt?.mode == .line)
+        harness.feed(&walk, [("n", 4)])
+        #expect(walk.prompt?.mode == .stopwatch, "declined, the timer runs on")
+    }
+
+    @Test func theSameAnswersAtTheSameTimesGiveTheSameResults() {
+        let answers = [("", 1.0), ("+", 2), ("", 12), ("p", 13), ("f wrong label", 14), ("", 15), ("t 30", 20), ("9 missed once", 21)]
+        var first = harness.makeWalk(), second = harness.makeWalk()
+        let one = harness.feed(&first, answers), two = harness.feed(&second, answers)
+        #expect(one.saves == two.saves && one.said == two.said)
+        #expect(first.results == second.results)
+        #expect(first.results.map { $0.id.uuidString.suffix(2) } == ["01", "02", "03"], "ids come from the generator given")
+        #expect(first.results[0].updatedAt == WalkTests.start.addingTimeInterval(15), "times come from the dates given")
+    }
+
+    @Test func everyAnswerWordTakesANoteAndNoAmbiguousWordIsAnAnswer() {
+        for (word, verdict) in [("failed", OutcomeVerdict.fail), ("passed", .pass), ("ok", .pass), ("n/a", .notApplicable), ("Not applicable", .notApplicable)] {
+            var walk = harness.makeWalk()
+            harness.feed(&walk, [("t 5", 1), ("\(word) seen on the 2nd try", 2)])
+            #expect(walk.results[0].outcomes[0]?.verdict == verdict, "\(word)")
+            #expect(walk.results[0].outcomes[0]?.note == "seen on the 2nd try", "\(word)")
+        }
+        for word in ["no", "yes", "y", "none", "no it fired"] {
+            var walk = harness.makeWalk()
+            let refused = harness.feed(&walk, [("t 5", 1), (word, 2)])
+            #expect(walk.results[0].outcomes[0] == nil, "\(word) is no answer")
+            #expect(refused.said.last?.hasPrefix("Answer p for pass, f for fail or n for not applicable") == true, "\(refused.said)")
+        }
+    }
+}
