@@ -9,11 +9,13 @@ struct CompareCommand: CheckrunCommand {
         name: "compare",
         abstract: "Compare timings, counts and verdicts across builds, and flag regressions.",
         discussion: """
-        Per check and build: the median active time and counter values (medians across attempts and
-        testers) and the latest verdict; per step from one build to the next: the change in seconds
-        and percent, the verdict change (fixed, regressed, new, no longer run), and a flag on each
-        regression: a worse verdict, a counter that grew, a time that grew by more than the threshold.
-        Where the protocol changed between two builds, that is shown instead of a timing verdict.
+        Per check, device and build: the median active time and counter values (medians across
+        attempts and testers on that device) and the verdict of the device's latest result in that
+        build; per step from one build to the next: the change in time and percent, the verdict change
+        (fixed, unblocked, regressed, new, no longer run), and a flag on each regression: a worse
+        verdict, a counter that moved the wrong way for its check, a time that grew by more than the
+        threshold. A check that got better is never flagged. Where the protocol changed between two
+        builds, that is shown instead of a timing verdict. The text format says times in words.
         """,
         options: [
             OptionDefinition("release", .value("R"), help: "The release whose builds to compare (default: the newest)."),
