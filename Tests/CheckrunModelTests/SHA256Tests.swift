@@ -1,11 +1,14 @@
 import CheckrunModel
+import CheckrunTestSupport
 import Testing
 
 /// Hashes must be the standard ones: anyone can recompute a report's digests with sha256sum.
 @Suite struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        // FIPS 180-2, appendix B: one block, and a message that needs a second block for its padding.
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
         (String(repeating: "a", count: 55), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
         (String(repeating: "a", count: 64), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
         (String(repeating: "x", count: 119), "000b48d4edf0fa7bee3c6236ecd2785baa5db4eeb8bb54341b029e0d9fa5fb0c"),
@@ -13,5 +16,35 @@ import Testing
     ])
     func matchesSha256sum(text: String, digest: String) {
         #expect(SHA256.hex(text) == digest)
+    }
+
+    /// FIPS 180-2, appendix B.3: a million "a", which takes 15,625 blocks.
+    @Test func aMillionAs() {
+        #expect(SHA256.hex(String(repeating: "a", count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Every length from 0 to 300 bytes, so every padding edge (55, 56, 63, 64 bytes and their
+    /// multiples) is crossed, against digests OpenSSL computed (Tests/Fixtures/sha256-lengths.txt).
+    @Test func everyLengthAcrossThePaddingEdges() throws {
+        let lines = try Repository.text("Tests/Fixtures/sha256-lengths.txt").split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines.count == 301)
+        for line in lines {
+            let parts = line.split(separator: " ")
+            let length = try #require(Int(parts[0]))
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
+            #expect(SHA256.hex(bytes: message) == String(parts[1]), "length \(length)")
+        }
+    }
+
+    /// Fed in two pieces split anywhere, the incremental hasher gives the one-piece digest.
+    @Test func piecesGiveTheSameDigestWhereverTheMessageIsCut() {
+        let message = (0..<200).map { UInt8(truncatingIfNeeded: $0 * 13 + 1) }
+        let whole = SHA256.hex(bytes: message)
+        for cut in 0...message.count {
+            var hasher = SHA256.Hasher()
+            message[..<cut].withUnsafeBufferPointer { hasher.update($0) }
+            message[cut...].withUnsafeBufferPointer { hasher.update($0) }
+            #expect(hasher.finalHex() == whole, "cut at \(cut)")
+        }
     }
 }
