@@ -101,14 +101,15 @@ enum DocumentedExamples {
     }
 
     /// The commands of the README's `sh` blocks, continuation lines joined and comments cut.
-    /// Left out: `swift …` (building and testing checkrun itself) and `sqlite3 …` (another tool).
+    /// Left out: `swift …` (building and testing checkrun itself), `.ci/…` (CI's scripts, which run
+    /// these tests and the fuzzers) and `sqlite3 …` (another tool).
     static func fromReadme() throws -> [String] {
         let readme = try Repository.text("README.md")
         var examples: [String] = []
         for block in readme.components(separatedBy: "```sh\n").dropFirst() {
             let body = block.components(separatedBy: "\n```").first ?? ""
             let joined = body.replacingOccurrences(of: " \\\n    ", with: " ")
-            for line in joined.components(separatedBy: "\n") where !line.hasPrefix("swift ") && !line.hasPrefix("sqlite3 ") && !line.isEmpty {
+            for line in joined.components(separatedBy: "\n") where !line.hasPrefix("swift ") && !line.hasPrefix(".ci/") && !line.hasPrefix("sqlite3 ") && !line.isEmpty {
                 let command = line.replacing(/\s+#\s.*$/, with: "")
                 examples.append(command)
             }
