@@ -34,23 +34,26 @@ package enum CheckrunCLI {
         OptionDefinition("help", .flag, help: "Show this help."),
     ]
 
-    /// `checkrun --accessible run …` as `checkrun run … --accessible`: the global options the
-    /// overview lists are taken before the command too, as git and swift take theirs.
+    /// `checkrun --accessible run …` as `checkrun run --accessible …`: the global options the
+    /// overview lists are taken before the command too, as git and swift take theirs. They go
+    /// right after the command, before its own arguments, so a `--` there still ends the options;
+    /// `--help` among them asks for that command's help.
     static func placingGlobalOptionsAfterTheCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("--") {
-            let name = String(arguments[index].dropFirst(2).prefix { $0 != "=" })
-            guard name != "help", let option = globalOptions.first(where: { $0.name == name }) else { break }
-            leading.append(arguments[index])
+            let word = arguments[index]
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            guard let option = globalOptions.first(where: { $0.name == name }) else { break }
+            leading.append(word)
             index += 1
-            if case .value = option.kind, !arguments[index - 1].contains("="), index < arguments.count {
+            if case .value = option.kind, !word.contains("="), index < arguments.count {
                 leading.append(arguments[index])
                 index += 1
             }
         }
-        guard !leading.isEmpty, index < arguments.count else { return arguments }
-        return [arguments[index]] + arguments[(index + 1)...] + leading
+        guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
+        return [arguments[index]] + leading + arguments[(index + 1)...]
     }
 
     static func definition(named name: String) -> CommandDefinition? {
@@ -88,7 +91,7 @@ package enum CheckrunCLI {
             let candidates = first.hasPrefix("-") ? ["--version", "--help"] + globalOptions.map { "--" + $0.name } : names
             let suggestion = Suggestions.closest(to: first, among: candidates).first.map { " Did you mean '\($0)'?" } ?? ""
             let commandList = "Commands: \(names.joined(separator: ", ")). See 'checkrun --help'."
-            if globalOptions.contains(where: { first.hasPrefix("--\($0.name)") }) {
+            if globalOptions.contains(where: { first == "--\($0.name)" || first.hasPrefix("--\($0.name)=") }) {
                 fail("checkrun: error: a command is missing after the global options, e.g. checkrun --accessible list.\n\(commandList)")
                 return 2
             }

@@ -107,7 +107,13 @@ package final class CommandContext {
         // Started by its bare name, the shell found it on the PATH, where that name finds it again.
         if !invoked.contains("/") { return "\(Self.shellQuoted(invoked)) \(rest)" }
         let binary = URL(fileURLWithPath: invoked).resolvingSymlinksInPath().path
-        if binary.contains("/.build/") { return "swift run checkrun \(rest)" }
+        if let build = binary.range(of: "/.build/") {
+            // `swift run` finds the package from its own folder only; anywhere else the built
+            // binary is named by its path.
+            let package = String(binary[..<build.lowerBound])
+            let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+            return (here == package ? "swift run checkrun" : Self.shellQuoted(binary)) + " " + rest
+        }
         let onPath = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("checkrun").resolvingSymlinksInPath().path }
         return (onPath.first { FileManager.default.isExecutableFile(atPath: $0) } == binary ? "checkrun" : binary) + " " + rest
     }

@@ -15,6 +15,8 @@ package struct Attention: Sendable {
         failures = report.checks.flatMap { entry in
             entry.results.filter { $0.result.verdict == .fail }.map { (entry.reference.name, $0) }
         }
+        // A failure of a check since removed from the protocols is still a failure of this release.
+        failures += report.removed.filter { $0.result.verdict == .fail }.map { ("\($0.result.check) (no longer in the protocols)", $0) }
         gaps = report.criteria.filter(\.isCoverageGap).map(\.criterion)
         unanswered = [CheckStatus.notRun, .blocked, .skipped].map { status in
             (status, report.checks.filter { $0.status == status }.count)
@@ -28,10 +30,10 @@ package struct Attention: Sendable {
     }
 
     /// One failure in words: where it failed, and the start of what the tester wrote.
-    static func describe(_ check: String, _ reported: ReportedResult) -> String {
+    static func describe(_ check: String, _ reported: ReportedResult, notesInFull: Bool = false) -> String {
         let device = reported.device.isEmpty ? "an unnamed device" : reported.device
         var text = "\(check) fails on \(device) (build \(reported.build))"
-        if let notes = notesPreview(reported.result) { text += ": " + notes }
+        if let notes = notesPreview(reported.result, limit: notesInFull ? Int.max : 160) { text += ": " + notes }
         return text
     }
 

@@ -70,7 +70,11 @@ package struct ReleaseReport: Sendable {
         package var coverage: Coverage
         /// A and AA criteria without evidence: a gap in coverage, not a conformance term.
         package var isCoverageGap: Bool
+        /// The remarks, each failure's notes cut short (the full text is with the result).
         package var remarks: String
+        /// The remarks with every failure's notes whole: OpenACR has no section of results to
+        /// point to, so its remarks are the only place the lead sees them.
+        package var remarksInFull: String
     }
 
     package struct ProfileRow: Sendable {
@@ -236,19 +240,23 @@ extension ReleaseReport {
             let relevant = checks.filter { $0.reference.criteria.contains(criterion.number) }
             let coverage = Coverage(relevant)
             var remarks = [coverage.sentence]
+            var inFull = remarks
             for entry in relevant where entry.status == .failed {
                 for reported in entry.results where reported.result.verdict == .fail {
                     remarks.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported) + ".")
+                    inFull.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported, notesInFull: true) + ".")
                 }
             }
+            var rest: [String] = []
             let passed = relevant.filter { $0.status == .passed }
-            if !passed.isEmpty { remarks.append("Passed: \(passed.map { $0.reference.name + Coverage.caveat($0) }.joined(separator: ", ")).") }
+            if !passed.isEmpty { rest.append("Passed: \(passed.map { $0.reference.name + Coverage.caveat($0) }.joined(separator: ", ")).") }
             let open = relevant.filter { $0.status != .passed && $0.status != .failed }
-            if !open.isEmpty { remarks.append("Without a pass or fail: \(open.map { "\($0.reference.name) (\($0.status.rawValue))" }.joined(separator: ", ")).") }
-            if relevant.isEmpty { remarks.append("No protocol maps this criterion.") }
+            if !open.isEmpty { rest.append("Without a pass or fail: \(open.map { "\($0.reference.name) (\($0.status.rawValue))" }.joined(separator: ", ")).") }
+            if relevant.isEmpty { rest.append("No protocol maps this criterion.") }
             return CriterionRow(
                 criterion: criterion, checks: relevant.map(\.reference.name), conformance: coverage.conformance, coverage: coverage,
-                isCoverageGap: coverage.passed + coverage.failed == 0 && criterion.level != .aaa, remarks: remarks.joined(separator: " "))
+                isCoverageGap: coverage.passed + coverage.failed == 0 && criterion.level != .aaa,
+                remarks: (remarks + rest).joined(separator: " "), remarksInFull: (inFull + rest).joined(separator: " "))
         }
     }
 

@@ -135,11 +135,13 @@ package final class ResultStore {
         guard try database.userVersion < Schema.latestVersion else { return }
         // A step that rebuilds a table (copy, drop, rename) cannot run while foreign keys are
         // enforced: dropping a table others refer to would fail or cascade. They are off for
-        // the steps (SQLite ignores the switch inside a transaction), and every reference is
-        // checked before the commit instead, so a step can never leave one dangling.
+        // the steps (SQLite ignores the switch inside a transaction), and references are
+        // checked before the commit instead, so a step can never leave one dangling. A broken
+        // reference the file already had (a row deleted by hand) does not block the upgrade.
         try database.execute("PRAGMA foreign_keys = OFF")
         defer { try? database.execute("PRAGMA foreign_keys = ON") }
         try database.transaction {
+            let brokenBefore = try brokenReferences()
             let current = try database.userVersion
             guard current < Schema.latestVersion else { return }
             if current > 0 { announce?(current, Schema.latestVersion) }
@@ -148,12 +150,23 @@ package final class ResultStore {
                 try database.execute(Schema.migrations[version].sql)
                 try Schema.migrations[version].backfill?(database)
             }
-            let dangling = try database.query("PRAGMA foreign_key_check") { "\($0.string(0) ?? "?") refers to a missing \($0.string(2) ?? "?")" }
+            // Counted by kind, not matched by row: rows of WITHOUT ROWID tables have no rowid.
+            var allowed = Dictionary(brokenBefore.map { ($0, 1) }, uniquingKeysWith: +)
+            let dangling = try brokenReferences().filter { reference in
+                guard let left = allowed[reference], left > 0 else { return true }
+                allowed[reference] = left - 1
+                return false
+            }
             if let first = dangling.first {
                 throw StoreError("upgrading \(database.name) would leave \(dangling.count) broken reference\(dangling.count == 1 ? "" : "s") (\(first)); nothing was changed")
             }
             try database.execute("PRAGMA user_version = \(Schema.latestVersion)")
         }
+    }
+
+    /// Every reference to a missing row, in words ("counter_values refers to a missing results").
+    private func brokenReferences() throws -> [String] {
+        try database.query("PRAGMA foreign_key_check") { "\($0.string(0) ?? "?") refers to a missing \($0.string(2) ?? "?")" }
     }
 
     /// Runs several writes as one transaction (imports, merges, benchmarks): one commit, not one per row.

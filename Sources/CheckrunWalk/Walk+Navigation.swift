@@ -12,17 +12,22 @@ extension Walk {
         return [.say("Check \(index + 1) has answers: \(given.joined(separator: ", ")). Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated.")]
     }
 
-    /// The answer to "skip it?": y skips, anything else goes on where the walk was.
-    mutating func answerSkipConfirmation(_ word: String, _ index: Int, date: Date) -> [WalkEvent] {
+    /// The answer to "skip it?": y skips; n, no or Enter goes on where the walk was; anything
+    /// else is not a yes, and is taken as what it would be at the prompt before (q quits,
+    /// "f it fired" answers the outcome), so no line the tester typed is lost.
+    mutating func answerSkipConfirmation(_ input: String, _ word: String, _ index: Int, now: Double, date: Date) -> [WalkEvent] {
         switch word {
         case "?", "help", "h":
             return [.hint("y or yes skips the check and sets its answers aside; n, no or Enter keeps them and goes on.")]
         case "y", "yes":
             confirmingSkip = nil
             return skip(index, date: date)
-        default:
+        case "n", "no", "":
             confirmingSkip = nil
             return [.say("Not skipped; check \(index + 1) goes on.")]
+        default:
+            confirmingSkip = nil
+            return [.say("Not skipped.")] + handle(input, now: now, date: date)
         }
     }
 

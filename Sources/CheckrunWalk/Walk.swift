@@ -142,7 +142,7 @@ package struct Walk: Sendable {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         let word = trimmed.lowercased()
 
-        if confirmingSkip == index { return answerSkipConfirmation(word, index, date: date) }
+        if confirmingSkip == index { return answerSkipConfirmation(input, word, index, now: now, date: date) }
         if step == .timing, isStopwatchRunning {
             // Space tallies; it must not be trimmed into an Enter, which stops the timer.
             return handleStopwatchKey(input == " " ? "+" : word, index, now: now, date: date)

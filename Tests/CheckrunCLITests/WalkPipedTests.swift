@@ -35,7 +35,7 @@ import Glibc
         defer { folder.remove() }
         let first = try checkrun(["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"], in: folder, input: "t 5\np\n")
         #expect(first.status == 1)
-        #expect(first.stdout.contains("End of input with 3 checks left. Everything answered is saved. Resume with: swift run checkrun resume "))
+        #expect(first.stdout.contains("End of input with 3 checks left. Everything answered is saved. Resume with: \(Checkrun.hintName) resume "))
         let sessions = try checkrun(["sessions", "--json"], in: folder)
         let list = try #require(try JSONParser.parse(sessions.stdout).arrayValue)
         #expect(list.count == 1)
@@ -193,10 +193,16 @@ import Glibc
     @Test func aHintNamesCheckrunAsItWasStarted() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        // From the build folder (as after `swift run`): the hint is `swift run checkrun …`.
-        let built = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", "my results.sqlite", "--protocols", protocols], in: folder.path, input: "q\n")
+        // From the package folder (as after `swift run`): the hint is `swift run checkrun …`.
+        let database = folder.path("my results.sqlite")
+        let built = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", database, "--protocols", protocols],
+                                     in: Repository.root.path, input: "q\n")
         #expect(built.stdout.contains("Resume with: swift run checkrun resume "), "\(built.stdout)")
-        #expect(built.stdout.contains("--db 'my results.sqlite'"), "a path with a space is quoted")
+        #expect(built.stdout.contains("--db '\(database)'"), "a path with a space is quoted")
+        // The built binary anywhere else: the hint names it by its path.
+        let elsewhere = try Checkrun.run(["run", "--release", "1", "--build", "3", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                         in: folder.path, input: "q\n")
+        #expect(elsewhere.stdout.contains("Resume with: \(Checkrun.hintName) resume "), "\(elsewhere.stdout)")
         // Installed on the PATH: the hint is `checkrun …`.
         try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Checkrun.executable, toPath: folder.path("bin/checkrun"))
@@ -212,7 +218,7 @@ import Glibc
         #expect(try Checkrun.run(arguments, in: folder.path, input: "q\n").status == 0)
         let again = try Checkrun.run(arguments, in: folder.path, input: "q\n")
         #expect(again.stdout.contains("for release 1, build 1, device iPhone is unfinished: 0 of 1 checks done."), "\(again.stdout)")
-        #expect(again.stdout.contains("to go on with that one instead: swift run checkrun resume "))
+        #expect(again.stdout.contains("to go on with that one instead: \(Checkrun.hintName) resume "))
     }
 }
 

@@ -144,7 +144,7 @@ import Glibc
         try second.expect("Result: fail, 1 of 2 expected outcomes failed")
         try second.expect("Press Enter")
         second.sendLine("q")
-        try second.expect("Saved, 1 check left. Resume with: swift run checkrun resume")
+        try second.expect("Saved, 1 check left. Resume with: \(Checkrun.hintName) resume")
         #expect(second.waitForExit() == 0)
 
         let saved = try results(folder)
@@ -166,7 +166,7 @@ import Glibc
         terminal.send("+")
         try terminal.expect("1 stop tallied.")
         terminal.send("\u{03}")
-        try terminal.expect("Interrupted. Everything answered is saved. Resume with: swift run checkrun resume")
+        try terminal.expect("Interrupted. Everything answered is saved. Resume with: \(Checkrun.hintName) resume")
         #expect(terminal.waitForExit() == 130)
         #expect(terminal.isInCookedMode)
         #expect(try results(folder).first?.tally == 1)
@@ -180,7 +180,7 @@ import Glibc
         prompt.sendLine("t 5")
         try prompt.expect("(p, f, n)")
         prompt.send("\u{03}")
-        try prompt.expect("Resume with: swift run checkrun resume")
+        try prompt.expect("Resume with: \(Checkrun.hintName) resume")
         #expect(prompt.waitForExit() == 130)
         #expect(try results(folder).first?.activeSeconds == 5)
 
@@ -195,7 +195,7 @@ import Glibc
         raw.send("\r")
         try raw.expect("Enter stops the timer")
         kill(raw.pid, SIGTERM)
-        try raw.expect("Resume with: swift run checkrun resume")
+        try raw.expect("Resume with: \(Checkrun.hintName) resume")
         #expect(raw.waitForExit() == 130)
         #expect(raw.isInCookedMode, "SIGTERM in raw mode puts the terminal back")
     }
@@ -206,7 +206,7 @@ import Glibc
         let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
         try terminal.expect("Press Enter to start")
         terminal.send("\u{04}")
-        try terminal.expect("End of input with 3 checks left. Everything answered is saved. Resume with: swift run checkrun resume")
+        try terminal.expect("End of input with 3 checks left. Everything answered is saved. Resume with: \(Checkrun.hintName) resume")
         #expect(terminal.waitForExit() == 1)
     }
 

@@ -54,6 +54,8 @@ import Testing
         for text in [ReportFormat.markdown.render(report), ReportFormat.html.render(report)] {
             #expect(text.components(separatedBy: "The end of the note.").count - 1 == 1, "the whole note appears once")
         }
+        // OpenACR has no section of results to point to: its remarks keep the whole note.
+        #expect(ReportFormat.openacr.render(report).contains("The end of the note."))
     }
 
     @Test func eachFailureLinksToItsResultInHTML() throws {
@@ -70,6 +72,15 @@ import Testing
         defer { fixture.folder.remove() }
         let touch = try #require(report.checks.first { $0.reference.name == "tiny-target/touch-one-hand" }?.results.first)
         #expect(touch.result.attempt == 2 && touch.attempts == 2, "310's attempt is not counted beside 311's two")
-        #expect(ReportFormat.markdown.render(report).contains("attempt 2 (2 finished in build 311)"))
+        #expect(ReportFormat.markdown.render(report).contains("attempt 2; 2 finished results on this device in build 311"))
+    }
+
+    @Test func aFailureOfACheckNoLongerInTheProtocolsStillNeedsAttention() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add("tiny-target/retired-check", build: "311", verdict: .fail, seconds: 5, notes: "kept, never dropped")
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        let markdown = ReportFormat.markdown.render(report)
+        #expect(markdown.contains("- 1 check failed:\n  - tiny-target/retired-check (no longer in the protocols) fails on iPhone 15 (build 311): kept, never dropped"), "\(markdown.prefix(900))")
     }
 }

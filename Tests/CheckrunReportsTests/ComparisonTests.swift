@@ -1,5 +1,5 @@
 import CheckrunModel
-import CheckrunReports
+@testable import CheckrunReports
 import CheckrunStore
 import CheckrunTestSupport
 import Foundation
@@ -101,5 +101,18 @@ extension ComparisonTests {
         let schema = JSONSchema(try JSONParser.parse(try Repository.text("Schemas/compare.schema.json")))
         let document = try JSONParser.parse(ComparisonFormat.json.render(comparison))
         #expect(schema.validate(document).isEmpty, "\(schema.validate(document))")
+    }
+
+    /// Said in words, a time keeps the precision of the figures compared: a flagged change is
+    /// never said to be no change.
+    @Test func smallTimesAndChangesAreSaidAsPreciselyAsTheyWereMeasured() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add(touch, build: "310", verdict: .pass, seconds: 0.1, counters: ["hits": 10])
+        try fixture.add(touch, build: "311", verdict: .pass, seconds: 0.14, counters: ["hits": 10])
+        let text = ComparisonFormat.text.render(try compare(fixture, ["310", "311"]))
+        #expect(text.contains("310: median 0.1 seconds") && text.contains("311: median 0.14 seconds"), "\(text)")
+        #expect(text.contains("time 0.04 seconds longer (+40%)"), "\(text)")
+        #expect(ReportPhrases.seconds(59.96) == "59.96 seconds" && ReportPhrases.seconds(65) == "1 minute 5 seconds")
     }
 }

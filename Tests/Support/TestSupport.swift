@@ -80,6 +80,12 @@ package enum Checkrun {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }
 
+    /// How checkrun's hints name this binary when it runs outside the package folder: by its
+    /// path, since `swift run` works only from the package folder.
+    package static var hintName: String {
+        URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+    }
+
     /// Runs checkrun with `arguments` in `directory`, feeding `input` on standard input.
     package static func run(
         _ arguments: [String], in directory: String? = nil, input: String? = nil,

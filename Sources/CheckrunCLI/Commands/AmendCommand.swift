@@ -30,7 +30,7 @@ struct AmendCommand: CheckrunCommand {
         guard let release = arguments.value("release"), let build = arguments.value("build"), let name = arguments.value("check") else {
             throw UsageError("name the result with --release R --build B --check PROTOCOL/CHECK", command: "amend")
         }
-        guard let reason = arguments.value("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let reason = try ResultOptions.reason(arguments), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw UsageError("missing --reason TEXT: a correction must say why", command: "amend")
         }
         let store = try context.openStore(.existingOnly)

@@ -17,9 +17,7 @@ struct CheckFilter {
 
     init(_ arguments: ParsedArguments) {
         protocols = arguments.all("protocol")
-        // A check named twice is one check: a walk asks each check once.
-        var seen = Set<String>()
-        checks = arguments.all("check").filter { seen.insert($0).inserted }
+        checks = arguments.all("check")
         profile = arguments.value("profile")
         wcag = arguments.value("wcag")
     }
@@ -35,7 +33,9 @@ struct CheckFilter {
                 let hint = library.suggestions(forCheck: name).first.map { " Did you mean \"\($0)\"?" } ?? ""
                 throw CommandFailure("no check \"\(name)\"; name a check as protocol-id/check-id.\(hint) Run `checkrun list` to see them all.")
             }
-            selected.append(reference)
+            // A check named twice, or by two names ("touch-one-hand", "tiny-target/touch-one-hand"),
+            // is one check: a walk asks each check once.
+            if !selected.contains(where: { $0.name == reference.name }) { selected.append(reference) }
         }
         if let wcag, !WCAGTable.wcag22.contains(wcag) {
             let hint = WCAGTable.wcag22.suggestions(for: wcag).first.map { " Did you mean \($0)?" } ?? ""

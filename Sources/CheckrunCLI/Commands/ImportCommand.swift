@@ -128,6 +128,7 @@ struct ImportCommand: CheckrunCommand {
         switch PathKind.of(path) {
         case .folder: return
         case .file, .other: throw CommandFailure("\(path) is a file, not a folder; choose a folder with --out DIR")
+        case .inaccessible: throw CommandFailure("\(path) cannot be reached (a folder on the way is closed to you); choose another folder with --out DIR")
         case .missing: break
         }
         do {

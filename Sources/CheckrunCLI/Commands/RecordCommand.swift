@@ -98,7 +98,7 @@ struct RecordCommand: CheckrunCommand {
         }
         Judgement.fillOutcomesFromCounts(&result, against: check)
         if arguments.value("verdict") == "blocked" || arguments.value("reason") != nil {
-            result.blockedReason = arguments.value("reason") ?? arguments.value("notes")
+            result.blockedReason = try ResultOptions.reason(arguments) ?? ResultOptions.notes(arguments)
         }
         result.notes = try ResultOptions.notes(arguments)
         result.notesAnsweredAt = result.notes == nil ? nil : now

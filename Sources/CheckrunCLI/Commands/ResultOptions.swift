@@ -34,11 +34,20 @@ enum ResultOptions {
 
     /// `--notes TEXT`, within the limit the walk keeps too.
     static func notes(_ arguments: ParsedArguments) throws -> String? {
-        guard let notes = arguments.value("notes") else { return nil }
-        guard notes.unicodeScalars.count <= AnswerLimits.notesLength else {
-            throw CommandFailure("--notes is \(notes.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
+        try text("notes", arguments)
+    }
+
+    /// `--reason TEXT` (why a check is blocked, or why a result is amended), within the same limit.
+    static func reason(_ arguments: ParsedArguments) throws -> String? {
+        try text("reason", arguments)
+    }
+
+    private static func text(_ option: String, _ arguments: ParsedArguments) throws -> String? {
+        guard let text = arguments.value(option) else { return nil }
+        guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
+            throw CommandFailure("--\(option) is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
         }
-        return notes
+        return text
     }
 
     /// `--expected N=pass|fail|na`, N counted from 1 and within the check's outcomes.

@@ -9,10 +9,13 @@ package enum PathKind: Sendable, Equatable {
     case file
     /// A device, a FIFO, a socket: never a protocol file, a folder or a database.
     case other
+    /// Something is there (or may be) that checkrun may not look at: a folder on the way that
+    /// it may not enter, a loop of links. Never reported as missing.
+    case inaccessible
 
     package static func of(_ path: String) -> PathKind {
         var status = stat()
-        guard stat(path, &status) == 0 else { return .missing }
+        guard stat(path, &status) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .inaccessible }
         switch status.st_mode & S_IFMT {
         case S_IFDIR: return .folder
         case S_IFREG: return .file

@@ -22,6 +22,8 @@ extension ProtocolLibrary {
         switch PathKind.of(path) {
         case .missing:
             throw LoadError(description: "\(path): no such file or folder; check the path, or choose the protocol folder with --protocols DIR")
+        case .inaccessible:
+            throw LoadError(description: "\(path): cannot be read (a folder on the way is closed to you, or a link points to itself); check its permissions")
         case .file, .other:
             return [path]
         case .folder:

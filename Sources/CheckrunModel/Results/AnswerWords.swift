@@ -3,12 +3,13 @@ import Foundation
 /// The one vocabulary of answers, shared by the walk, `record` and `amend`: every word accepted
 /// alone is accepted before a note too ("failed Delete fired"). Words that could be read two
 /// ways are not answers: "no" might mean "failed" or "not applicable", and a wrong verdict is
-/// worse than a question asked again.
+/// worse than a question asked again. Nor is "ok": a note such as "OK button fired Delete"
+/// would be read as a pass.
 package enum AnswerWords {
     /// Longest first, so "not applicable" is read before "n".
     package static let outcomes: [(word: String, verdict: OutcomeVerdict)] = [
         ("not applicable", .notApplicable), ("passed", .pass), ("failed", .fail), ("pass", .pass), ("fail", .fail),
-        ("n/a", .notApplicable), ("na", .notApplicable), ("ok", .pass), ("p", .pass), ("f", .fail), ("n", .notApplicable),
+        ("n/a", .notApplicable), ("na", .notApplicable), ("p", .pass), ("f", .fail), ("n", .notApplicable),
     ]
 
     /// The verdict a word gives, whatever its case; nil for anything else.
@@ -29,7 +30,7 @@ package enum AnswerWords {
     }
 
     /// How the accepted words are listed in messages.
-    package static let listed = "p, pass, passed or ok; f, fail or failed; n, na, n/a or not applicable"
+    package static let listed = "p, pass or passed; f, fail or failed; n, na, n/a or not applicable"
 }
 
 /// The limits on what a tester types, the same in the walk and on the command line.

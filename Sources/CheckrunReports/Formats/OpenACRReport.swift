@@ -25,7 +25,7 @@ enum OpenACRReport {
                 if !row.isCoverageGap {
                     // Incomplete evidence gives no level (the catalog has no term for it): the
                     // remark says how much there is, for the lead to decide.
-                    component.append(("adherence", o([("level", .string(row.conformance.openACRLevel)), ("notes", .string(row.remarks))])))
+                    component.append(("adherence", o([("level", .string(row.conformance.openACRLevel)), ("notes", .string(row.remarksInFull))])))
                 }
                 return JSONNode(o([("num", .string(row.criterion.number)), ("components", .array([JSONNode(o(component))]))]))
             }

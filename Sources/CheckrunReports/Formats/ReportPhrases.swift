@@ -22,9 +22,12 @@ enum ReportPhrases {
         items.isEmpty ? "none" : items.joined(separator: "; ")
     }
 
-    /// "attempt 2 (2 finished in build 311)": attempts are numbered per build and device.
+    /// "attempt 2; 2 finished results on this device in build 311". Attempts are numbered per
+    /// check, device and build by the database that recorded them, so results merged from two
+    /// testers' databases may share a number; the count is of the results themselves.
     static func attempt(_ reported: ReportedResult) -> String {
-        "attempt \(reported.result.attempt) (\(reported.attempts) finished in build \(reported.build))"
+        let count = reported.attempts
+        return "attempt \(reported.result.attempt); \(count) finished result\(count == 1 ? "" : "s") on this device in build \(reported.build)"
     }
 
     static func summary(_ report: ReleaseReport) -> String {
@@ -74,8 +77,16 @@ enum ReportPhrases {
     /// which speech reads: "+5.0 s" is heard as "plus five point zero ess").
     static func timeDelta(_ delta: Double, inWords: Bool) -> String {
         guard inWords else { return Decimals.fixed(delta, places: 1, plus: true) + " s" }
-        if abs(delta) < 0.05 { return "unchanged" }
-        return Durations.spoken(abs(delta)) + (delta > 0 ? " longer" : " shorter")
+        if delta == 0 { return "unchanged" }
+        return seconds(abs(delta)) + (delta > 0 ? " longer" : " shorter")
+    }
+
+    /// A time in words, as precise as the figures compared: "0.14 seconds", "59.96 seconds",
+    /// "1 minute 5 seconds" (whole seconds from a minute on).
+    static func seconds(_ value: Double) -> String {
+        guard value < 59.995 else { return Durations.spoken(value) }
+        let text = Decimals.fixed(value, places: 2).replacing(/\.?0+$/, with: "")
+        return "\(text) second\(text == "1" ? "" : "s")"
     }
 
     static func change(_ change: BuildChange, _ labels: [String], inWords: Bool = false) -> String {

@@ -63,12 +63,13 @@ package final class Database {
     /// The connection, for SQLite interfaces this type does not wrap (backups).
     var rawHandle: OpaquePointer? { handle }
 
-    /// Lets SQLite refresh the statistics its query planner chooses indexes by (`PRAGMA
+    /// After writing, lets SQLite refresh the statistics its query planner chooses indexes by (`PRAGMA
     /// optimize`, bounded by `analysis_limit`), as SQLite advises before a connection closes:
     /// without them, finding a check's next attempt on a large database took the wrong index
     /// and thirty times as long. Never waits for the lock: statistics are not worth a delay.
     package func optimize() {
-        guard !isReadOnly, handle != nil else { return }
+        // Only a connection that wrote: a report or an export leaves the file as it found it.
+        guard !isReadOnly, let handle, sqlite3_total_changes(handle) > 0 else { return }
         sqlite3_busy_handler(handle, nil, nil)
         try? execute("PRAGMA analysis_limit = 400")
         try? execute("PRAGMA optimize")
@@ -84,7 +85,11 @@ package final class Database {
 
     private static func explainOpenFailure(path: String, sqliteMessage: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        if PathKind.of(folder) != .folder {
+        switch PathKind.of(folder) {
+        case .folder: break
+        case .inaccessible:
+            return "cannot open the database \(path): the folder \(folder) cannot be reached (a folder on the way is closed to you); choose another place with --db PATH or CHECKRUN_DB"
+        case .missing, .file, .other:
             return "cannot open the database \(path): the folder \(folder) does not exist; create it, or choose another file with --db PATH or CHECKRUN_DB"
         }
         if !FileManager.default.isWritableFile(atPath: folder) {

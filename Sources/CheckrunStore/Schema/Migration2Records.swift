@@ -36,13 +36,14 @@ enum Migration2Records {
         }
     }
 
-    /// A session's results with their parts, in the order they were last answered.
+    /// A session's results with their parts, in the order they were last answered (ties in
+    /// the order they were started, as version 2 first wrote them).
     private static func results(of sessionID: UUID, _ database: Database) throws -> [CheckResult] {
         let epoch = Date(timeIntervalSince1970: 0)
         var results = try database.query(
             """
             SELECT id, check_name, protocol_hash, attempt, verdict, blocked_reason, tally, notes, notes_answered_at, started_at, updated_at
-            FROM results WHERE session_id = ? ORDER BY updated_at, rowid
+            FROM results WHERE session_id = ? ORDER BY updated_at, started_at, attempt
             """, [.text(sessionID.storageText)]
         ) { row -> CheckResult? in
             guard let id = row.string(0).flatMap(UUID.init(text:)) else { return nil }
