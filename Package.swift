@@ -15,8 +15,11 @@ let package = Package(
         // The system's libsqlite3 (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
 
+        // SHA-256 block compression with the x86 SHA extensions, where the processor has them.
+        .target(name: "CSHA256"),
+
         // Domain model, protocol files, schema validation, lint and catalog import.
-        .target(name: "CheckrunModel"),
+        .target(name: "CheckrunModel", dependencies: ["CSHA256"]),
 
         // Sessions and results in one SQLite file; SQL stays here, next to the code that runs it.
         .target(name: "CheckrunStore", dependencies: ["CSQLite", "CheckrunModel"]),

@@ -1,4 +1,5 @@
 import CheckrunModel
+import Foundation
 import CheckrunTestSupport
 import Testing
 
@@ -25,15 +26,28 @@ import Testing
 
     /// Every length from 0 to 300 bytes, so every padding edge (55, 56, 63, 64 bytes and their
     /// multiples) is crossed, against digests OpenSSL computed (Tests/Fixtures/sha256-lengths.txt).
-    @Test func everyLengthAcrossThePaddingEdges() throws {
+    /// Both compressions, the portable one and the processor's SHA instructions where this
+    /// machine has them, are held to the same digests.
+    @Test(arguments: [false, true]) func everyLengthAcrossThePaddingEdges(accelerated: Bool) throws {
         let lines = try Repository.text("Tests/Fixtures/sha256-lengths.txt").split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.count == 301)
         for line in lines {
             let parts = line.split(separator: " ")
             let length = try #require(Int(parts[0]))
             let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
-            #expect(SHA256.hex(bytes: message) == String(parts[1]), "length \(length)")
+            #expect(Self.hex(message, accelerated: accelerated && SHA256.isAccelerated) == String(parts[1]), "length \(length)")
         }
+    }
+
+    @Test(arguments: [false, true]) func aMillionAsEitherWay(accelerated: Bool) {
+        let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        #expect(Self.hex(message, accelerated: accelerated && SHA256.isAccelerated) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    static func hex(_ message: [UInt8], accelerated: Bool) -> String {
+        var hasher = SHA256.Hasher(accelerated: accelerated)
+        message.withUnsafeBufferPointer { hasher.update($0) }
+        return hasher.finalHex()
     }
 
     /// Fed in two pieces split anywhere, the incremental hasher gives the one-piece digest.
@@ -46,5 +60,16 @@ import Testing
             message[cut...].withUnsafeBufferPointer { hasher.update($0) }
             #expect(hasher.finalHex() == whole, "cut at \(cut)")
         }
+    }
+
+    /// The accelerated path is taken exactly where the processor has the SHA extensions, so the
+    /// test above tests it wherever it can run.
+    @Test func theSHAInstructionsAreUsedWhereTheProcessorHasThem() throws {
+        #if arch(x86_64) && os(Linux)
+        let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        #expect(SHA256.isAccelerated == flags.contains(" sha_ni"))
+        #else
+        #expect(!SHA256.isAccelerated)
+        #endif
     }
 }
