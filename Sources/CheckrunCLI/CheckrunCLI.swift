@@ -56,6 +56,17 @@ package enum CheckrunCLI {
         return [arguments[index]] + leading + arguments[(index + 1)...]
     }
 
+    /// `checkrun --db x.sqlite report …` as it should be typed (`checkrun report --db x.sqlite
+    /// …`), when the first word is an option of the command that follows.
+    static func movedAfterTheCommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, first.hasPrefix("--") else { return nil }
+        let name = String(first.dropFirst(2).prefix { $0 != "=" })
+        guard let position = arguments.firstIndex(where: { word in commands.contains { $0.definition.name == word } }),
+              definition(named: arguments[position])?.options.contains(where: { $0.name == name }) == true else { return nil }
+        let reordered = [arguments[position]] + arguments[..<position] + arguments[(position + 1)...]
+        return "checkrun " + reordered.map(CommandContext.shellQuoted).joined(separator: " ")
+    }
+
     static func definition(named name: String) -> CommandDefinition? {
         commands.first { $0.definition.name == name }?.definition
     }
@@ -93,6 +104,10 @@ package enum CheckrunCLI {
             let commandList = "Commands: \(names.joined(separator: ", ")). See 'checkrun --help'."
             if globalOptions.contains(where: { first == "--\($0.name)" || first.hasPrefix("--\($0.name)=") }) {
                 fail("checkrun: error: a command is missing after the global options, e.g. checkrun --accessible list.\n\(commandList)")
+                return 2
+            }
+            if let moved = movedAfterTheCommand(arguments) {
+                fail("checkrun: error: '\(first)' is an option of a command and goes after it: \(moved)")
                 return 2
             }
             let what = first.hasPrefix("-") ? "option '\(first)' before a command" : "command '\(first)'"

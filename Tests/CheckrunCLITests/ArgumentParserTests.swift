@@ -92,4 +92,11 @@ import Testing
         let fine = try parse("record", ["--release", "1", "--build", "1", "--check", "a/b", "--notes", "Delete fired"])
         #expect(try ResultOptions.notes(fine) == "Delete fired")
     }
+
+    @Test func aCommandsOptionBeforeTheCommandIsShownWhereItGoes() {
+        #expect(CheckrunCLI.movedAfterTheCommand(["--db", "my results.sqlite", "report", "--release", "2.4"])
+                    == "checkrun report --db 'my results.sqlite' --release 2.4")
+        #expect(CheckrunCLI.movedAfterTheCommand(["--release", "1", "list"]) == nil, "list has no --release: no such advice")
+        #expect(CheckrunCLI.movedAfterTheCommand(["--db", "x.sqlite"]) == nil, "no command follows")
+    }
 }
