@@ -87,9 +87,6 @@ package final class CommandContext {
         printError(err.warning("warning: ") + text)
     }
 
-    /// A checkrun command line as the user can run it from where they are: `swift run checkrun …`
-    /// after the README's `swift run`, `checkrun …` when that is on the PATH, else the binary's
-    /// full path. Hints must work as printed.
     /// The wall clock: read here, at the edge, and handed to the walk, the model and the store,
     /// none of which reads one of its own.
     func now() -> Date { Date() }
@@ -102,6 +99,9 @@ package final class CommandContext {
     /// ids ordered by time would share those digits for a minute at a time.
     func newSessionID() -> UUID { UUID() }
 
+    /// A checkrun command line as the user can run it from where they are: `swift run checkrun …`
+    /// after the README's `swift run`, `checkrun …` when that is on the PATH, else the binary's
+    /// full path. Hints must work as printed.
     func command(_ rest: String) -> String {
         let invoked = CommandLine.arguments.first ?? "checkrun"
         // Started by its bare name, the shell found it on the PATH, where that name finds it again.
@@ -115,7 +115,7 @@ package final class CommandContext {
             return (here == package ? "swift run checkrun" : Self.shellQuoted(binary)) + " " + rest
         }
         let onPath = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("checkrun").resolvingSymlinksInPath().path }
-        return (onPath.first { FileManager.default.isExecutableFile(atPath: $0) } == binary ? "checkrun" : binary) + " " + rest
+        return (onPath.first { FileManager.default.isExecutableFile(atPath: $0) } == binary ? "checkrun" : Self.shellQuoted(binary)) + " " + rest
     }
 
     /// A word as a POSIX shell reads it back: quoted when it holds anything but plain characters.
