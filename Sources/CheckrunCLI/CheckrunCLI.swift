@@ -52,18 +52,31 @@ package enum CheckrunCLI {
                 index += 1
             }
         }
+        // Global options alone, one of them --help: the overview.
+        if index == arguments.count, leading.contains("--help") { return ["--help"] }
         guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
         return [arguments[index]] + leading + arguments[(index + 1)...]
     }
 
     /// `checkrun --db x.sqlite report …` as it should be typed (`checkrun report --db x.sqlite
-    /// …`), when the first word is an option of the command that follows.
+    /// …`): the command is the first word that is no option and no option's value, and every
+    /// option before it must be one the command takes (or a global one).
     static func movedAfterTheCommand(_ arguments: [String]) -> String? {
-        guard let first = arguments.first, first.hasPrefix("--") else { return nil }
-        let name = String(first.dropFirst(2).prefix { $0 != "=" })
-        guard let position = arguments.firstIndex(where: { word in commands.contains { $0.definition.name == word } }),
-              definition(named: arguments[position])?.options.contains(where: { $0.name == name }) == true else { return nil }
-        let reordered = [arguments[position]] + arguments[..<position] + arguments[(position + 1)...]
+        let allOptions = commands.flatMap { $0.definition.options } + globalOptions
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let word = arguments[index]
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            index += 1
+            let takesValue = allOptions.contains { $0.name == name && $0.takesValue }
+            if takesValue && !word.contains("=") { index += 1 }
+        }
+        guard index > 0, index < arguments.count, let command = definition(named: arguments[index]) else { return nil }
+        let known = Set((command.options + globalOptions).map(\.name))
+        for word in arguments[..<index] where word.hasPrefix("--") {
+            guard known.contains(String(word.dropFirst(2).prefix { $0 != "=" })) else { return nil }
+        }
+        let reordered = [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
         return "checkrun " + reordered.map(CommandContext.shellQuoted).joined(separator: " ")
     }
 
@@ -102,12 +115,12 @@ package enum CheckrunCLI {
             let candidates = first.hasPrefix("-") ? ["--version", "--help"] + globalOptions.map { "--" + $0.name } : names
             let suggestion = Suggestions.closest(to: first, among: candidates).first.map { " Did you mean '\($0)'?" } ?? ""
             let commandList = "Commands: \(names.joined(separator: ", ")). See 'checkrun --help'."
-            if globalOptions.contains(where: { first == "--\($0.name)" || first.hasPrefix("--\($0.name)=") }) {
-                fail("checkrun: error: a command is missing after the global options, e.g. checkrun --accessible list.\n\(commandList)")
+            if let moved = movedAfterTheCommand(arguments) {
+                fail("checkrun: error: a command's options go after it: \(moved)")
                 return 2
             }
-            if let moved = movedAfterTheCommand(arguments) {
-                fail("checkrun: error: '\(first)' is an option of a command and goes after it: \(moved)")
+            if globalOptions.contains(where: { first == "--\($0.name)" || first.hasPrefix("--\($0.name)=") }) {
+                fail("checkrun: error: a command is missing after the global options, e.g. checkrun --accessible list.\n\(commandList)")
                 return 2
             }
             let what = first.hasPrefix("-") ? "option '\(first)' before a command" : "command '\(first)'"

@@ -112,10 +112,20 @@ package final class CommandContext {
             // binary is named by its path.
             let package = String(binary[..<build.lowerBound])
             let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
-            return (here == package ? "swift run checkrun" : Self.shellQuoted(binary)) + " " + rest
+            let inPackage = here == package && PathKind.of(package + "/Package.swift") == .file
+            return (inPackage ? "swift run checkrun" : Self.shellQuoted(binary)) + " " + rest
         }
         let onPath = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("checkrun").resolvingSymlinksInPath().path }
         return (onPath.first { FileManager.default.isExecutableFile(atPath: $0) } == binary ? "checkrun" : Self.shellQuoted(binary)) + " " + rest
+    }
+
+    /// `resume ID` as the user can run it from here, with the database and the protocol folder
+    /// this command was given, so it reads the same session from the same place.
+    func resumeCommand(_ shortID: String) -> String {
+        var words = "resume \(shortID)"
+        if let database = arguments.value("db") { words += " --db \(Self.shellQuoted(database))" }
+        if let protocols = arguments.value("protocols") { words += " --protocols \(Self.shellQuoted(protocols))" }
+        return command(words)
     }
 
     /// A word as a POSIX shell reads it back: quoted when it holds anything but plain characters.

@@ -27,7 +27,8 @@ enum ComparisonRenderer {
     /// One build's figures; `inWords` for the terminal's text, where times are said in words.
     static func figures(_ figures: BuildFigures?, inWords: Bool = false) -> String {
         guard let figures else { return "no result" }
-        let time = { (seconds: Double) in inWords ? ReportPhrases.seconds(seconds) : Decimals.fixed(seconds, places: 1) + " s" }
+        // Under a second, two decimals: 0.04 s is not "0.0 s".
+        let time = { (seconds: Double) in inWords ? ReportPhrases.seconds(seconds) : Decimals.fixed(seconds, places: seconds < 1 ? 2 : 1) + " s" }
         var parts = [figures.medianSeconds.map { "median " + time($0) } ?? "not timed"]
         parts += figures.medianCounters.sorted { $0.key < $1.key }.map { "\($0.key) \(Comparison.format($0.value))" }
         parts.append(figures.verdict.rawValue)

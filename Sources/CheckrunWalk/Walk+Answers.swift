@@ -28,7 +28,8 @@ extension Walk {
             let verdict: OutcomeVerdict = target.isMet(by: value) ? .pass : .fail
             results[index].outcomes[number] = OutcomeAnswer(verdict, value: value, note: note, answeredAt: date)
             results[index].counters[target.counter] = CounterValue(value, answeredAt: date)
-            return [.say("Expected \(number + 1): \(verdict.spoken), \(value)\(target.outOf.map { " of \($0)" } ?? "") against \(target.summary).")]
+            let noted = note.map { ", note: \(DisplayText.preview($0))" } ?? ""
+            return [.say("Expected \(number + 1): \(verdict.spoken), \(value)\(target.outOf.map { " of \($0)" } ?? "") against \(target.summary)\(noted).")]
                 + answered(index, date: date)
         }
         guard let verdict = Self.outcomeVerdict(head) else {

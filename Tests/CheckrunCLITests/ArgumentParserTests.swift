@@ -80,6 +80,7 @@ import Testing
                 "before the command's own arguments, so -- still ends the options")
         #expect(place(["--accessible", "--help", "run"]) == ["run", "--accessible", "--help"], "the command's help")
         #expect(place(["--help"]) == ["--help"], "no command: the overview")
+        #expect(place(["--accessible", "--help"]) == ["--help"], "no command: the overview")
         #expect(place(["--accessible"]) == ["--accessible"], "no command: left for the error")
         #expect(place(["--protocolsx", "list"]) == ["--protocolsx", "list"], "not a global option: left for the error")
     }
@@ -96,6 +97,10 @@ import Testing
     @Test func aCommandsOptionBeforeTheCommandIsShownWhereItGoes() {
         #expect(CheckrunCLI.movedAfterTheCommand(["--db", "my results.sqlite", "report", "--release", "2.4"])
                     == "checkrun report --db 'my results.sqlite' --release 2.4")
+        #expect(CheckrunCLI.movedAfterTheCommand(["--accessible", "--db", "x.sqlite", "report"]) == "checkrun report --accessible --db x.sqlite",
+                "global options before it too")
+        #expect(CheckrunCLI.movedAfterTheCommand(["--db", "export", "report", "--release", "2.4"]) == "checkrun report --db export --release 2.4",
+                "an option's value is not taken for the command")
         #expect(CheckrunCLI.movedAfterTheCommand(["--release", "1", "list"]) == nil, "list has no --release: no such advice")
         #expect(CheckrunCLI.movedAfterTheCommand(["--db", "x.sqlite"]) == nil, "no command follows")
     }

@@ -198,7 +198,7 @@ import Glibc
         let built = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", database, "--protocols", protocols],
                                      in: Repository.root.path, input: "q\n")
         #expect(built.stdout.contains("Resume with: swift run checkrun resume "), "\(built.stdout)")
-        #expect(built.stdout.contains("--db '\(database)'"), "a path with a space is quoted")
+        #expect(built.stdout.contains("--db '\(database)' --protocols \(protocols)"), "the database and protocol folder it was given go with it")
         // The built binary anywhere else: the hint names it by its path.
         let elsewhere = try Checkrun.run(["run", "--release", "1", "--build", "3", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
                                          in: folder.path, input: "q\n")
@@ -219,6 +219,7 @@ import Glibc
         let again = try Checkrun.run(arguments, in: folder.path, input: "q\n")
         #expect(again.stdout.contains("for release 1, build 1, device iPhone is unfinished: 0 of 1 checks done."), "\(again.stdout)")
         #expect(again.stdout.contains("to go on with that one instead: \(Checkrun.hintName) resume "))
+        #expect(again.stdout.contains(" --protocols \(protocols)"), "the hint names the protocol folder it was given")
     }
 }
 

@@ -14,6 +14,7 @@ import Testing
         #expect(walk.results[1].outcomes[0]?.value == 9)
         #expect(walk.results[1].outcomes[0]?.verdict == .fail)
         #expect(walk.results[1].outcomes[0]?.note == "missed once near the grabber", "\(transcript.said)")
+        #expect(transcript.said.contains("Expected 1: fail, 9 of 10 against at least 10 of 10, note: missed once near the grabber."), "the note is said back")
     }
 
     @Test func reopeningABlockedCheckIsSaved() {

@@ -69,7 +69,7 @@ struct RunCommand: CheckrunCommand {
         let session = earlier.session
         context.print("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)") is unfinished: \(earlier.completed) of \(session.plan.count) checks done.")
         guard isatty(STDIN_FILENO) == 1 else {
-            context.print("Starting a new session; to go on with that one instead: \(context.command("resume \(session.shortID)"))")
+            context.print("Starting a new session; to go on with that one instead: \(context.resumeCommand(session.shortID))")
             return false
         }
         while true {

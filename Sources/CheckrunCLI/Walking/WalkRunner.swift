@@ -16,7 +16,7 @@ struct WalkRunner {
     }
 
     private var resumeHint: String {
-        context.command("resume \(walk.session.shortID)" + (context.arguments.value("db").map { " --db \(CommandContext.shellQuoted($0))" } ?? ""))
+        context.resumeCommand(walk.session.shortID)
     }
 
     mutating func run() throws -> Int32 {

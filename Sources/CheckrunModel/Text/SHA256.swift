@@ -45,7 +45,8 @@ package enum SHA256 {
         private let accelerated: Bool
 
         package init(accelerated: Bool = SHA256.isAccelerated) {
-            self.accelerated = accelerated
+            // Never where the processor lacks the instructions, whatever the caller asked.
+            self.accelerated = accelerated && SHA256.isAccelerated
             pending.reserveCapacity(64)
         }
 
