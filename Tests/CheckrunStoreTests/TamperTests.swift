@@ -69,6 +69,8 @@ import Testing
         "UPDATE sessions SET started_at = started_at + 1",
         "UPDATE sessions SET finished_at = 1 WHERE 0; INSERT INTO sessions (id, release, build, device, tester, plan, started_at, finished_at) VALUES ('11111111-1111-4111-8111-111111111111', '2.4', '311', 'Forged', 'Mallory', '[]', 0, 1)",
         "DELETE FROM results",
+        // A whole session deleted with its records, its results left behind.
+        "DELETE FROM records; DELETE FROM sessions",
     ]
 
     @Test(arguments: edits)

@@ -32,7 +32,7 @@ enum Schema {
             CREATE INDEX records_by_result ON records (result_id);
             ALTER TABLE results ADD COLUMN amendments INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN amend_reason TEXT;
-            """, backfill: Migration2Records.backfill),
+            """, backfill: { database in try Migration2Records.backfill(database) }),
         // 3: records become an ordinary rowid table. As WITHOUT ROWID, each ~1 KB payload
         // overflowed into a page of its own, so records took about 4 KB apiece (three quarters
         // of the file was empty space) and every write and read moved four times the bytes.

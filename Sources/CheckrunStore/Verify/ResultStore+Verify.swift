@@ -51,6 +51,12 @@ extension ResultStore {
         for case let orphan? in orphans {
             report.problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
         }
+        // Results of a session that is gone: the session (and perhaps its records) was deleted.
+        let leftBehind = try database.query("SELECT DISTINCT session_id FROM results WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
+        for case let orphan? in leftBehind where !orphans.contains(orphan) {
+            report.problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil,
+                message: "the session was deleted behind checkrun's back, but its results remain"))
+        }
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }
