@@ -63,13 +63,14 @@ extension ResultStore {
     }
 
     /// The latest finished results matching a check in a release and build (one per device), for `amend`.
-    package func latestResults(check: String, release: String, build: String, device: String?) throws -> [CheckResult] {
+    package func latestResults(check: String, release: String, build: String, device: String?, osVersion: String?) throws -> [CheckResult] {
         let ids = try database.query(
             """
             SELECT r.session_id, r.id FROM results r JOIN sessions s ON s.id = r.session_id
-            WHERE r.check_name = ?1 AND s.release = ?2 AND s.build = ?3 AND (?4 IS NULL OR s.device = ?4) AND r.verdict IS NOT NULL
+            WHERE r.check_name = ?1 AND s.release = ?2 AND s.build = ?3 AND (?4 IS NULL OR s.device = ?4)
+                AND (?5 IS NULL OR s.os_version = ?5) AND r.verdict IS NOT NULL
             ORDER BY r.updated_at DESC
-            """, [.text(check), .text(release), .text(build), SQLValue(device)]) { ($0.string(0).flatMap(UUID.init(text:)), $0.string(1)) }
+            """, [.text(check), .text(release), .text(build), SQLValue(device), SQLValue(osVersion)]) { ($0.string(0).flatMap(UUID.init(text:)), $0.string(1)) }
         var found: [CheckResult] = []
         for case let (session?, id?) in ids {
             if let result = try results(inSession: session).first(where: { $0.id.storageText == id }) { found.append(result) }

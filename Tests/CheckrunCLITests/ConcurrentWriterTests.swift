@@ -44,7 +44,7 @@ import Testing
                 """)
             #expect(outputs.allSatisfy { $0.contains("Amended") }, "\(outputs)")
             let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
-            let result = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "1", build: "1", device: nil).first)
+            let result = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "1", build: "1", device: nil, osVersion: nil).first)
             #expect(result.notes == "amended-0" && result.counters["hits"]?.value == 7, "round \(round): one change was lost")
             #expect(try store.verify().problems.isEmpty)
         }

@@ -59,7 +59,7 @@ import Testing
         var amended = try checkrun(amend + ["--verdict", "pass", "--expected", "1=pass", "--expected", "2=pass"], in: folder)
         #expect(amended.status == 0, "\(amended.stderr)")
         let store = { try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly) }
-        var result = try #require(try store().latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil).first)
+        var result = try #require(try store().latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: nil).first)
         #expect(result.blockedReason == nil, "the blocked reason goes with the blocked verdict")
         // A changed outcome is judged again: the verdict follows it, and a failure needs notes.
         amended = try checkrun(amend + ["--expected", "2=fail"], in: folder)
@@ -68,7 +68,7 @@ import Testing
         #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
         amended = try checkrun(amend + ["--count", "hits=12"], in: folder)
         #expect(amended.status == 2 && amended.stderr.contains("more than the 10 possible"))
-        result = try #require(try store().latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil).first)
+        result = try #require(try store().latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: nil).first)
         #expect(result.verdict == .fail && result.counters["hits"] == nil)
         #expect(try store().verify().isClean)
     }
@@ -88,5 +88,28 @@ import Testing
         #expect(merged.status == 1)
         #expect(merged.stderr.contains("contradicts itself: the verdict is pass, but expected outcome 1 failed"), "\(merged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
+    }
+}
+
+/// `amend` corrects the result the options name: by device, and by OS version when the same
+/// device was tested on two.
+@Suite struct AmendSelectionTests {
+    @Test func theOSVersionChoosesBetweenResultsOfOneDevice() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let base = ["--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--device", "iPhone 15",
+                    "--protocols", Repository.path("protocols")]
+        for os in ["18.1", "18.2"] {
+            let recorded = try Checkrun.run(["record"] + base + ["--os", os, "--expected", "1=pass", "--expected", "2=fail", "--count", "hits=10", "--notes", "Delete fired"], in: folder.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let amended = try Checkrun.run(["amend"] + base + ["--os", "18.1", "--expected", "2=pass", "--reason", "retested on 18.1"], in: folder.path)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"))
+        let on181 = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: "18.1").first)
+        let on182 = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: "18.2").first)
+        #expect(on181.verdict == .pass && on182.verdict == .fail, "only the 18.1 result was corrected")
+        let none = try Checkrun.run(["amend"] + base + ["--os", "17.0", "--verdict", "pass", "--reason", "x"], in: folder.path)
+        #expect(none.status == 1 && none.stderr.contains("on iPhone 15 with OS 17.0"), "\(none.stderr)")
     }
 }

@@ -13,6 +13,7 @@ struct AmendCommand: CheckrunCommand {
             OptionDefinition("build", .value("B"), help: "The build of the result.", required: true),
             OptionDefinition("check", .value("PROTOCOL/CHECK"), help: "The check of the result.", required: true),
             OptionDefinition("device", .value("TEXT"), help: "The device, when the check was tested on several."),
+            OptionDefinition("os", .value("VERSION"), help: "The device's OS version, when the check was tested on several, e.g. 18.1."),
             OptionDefinition("reason", .value("TEXT"), help: "Why the result is corrected (required).", required: true),
             OptionDefinition("verdict", .value("V"), help: "The corrected verdict: pass, fail, blocked or skipped.", completion: .values(Verdict.allCases.map(\.rawValue))),
             OptionDefinition("expected", .repeated("N=VERDICT"), help: "A corrected outcome (from 1): pass, fail or na."),
@@ -38,9 +39,11 @@ struct AmendCommand: CheckrunCommand {
         // Read, change and write inside one write transaction: two amends at once each see the
         // other's change, so neither is lost.
         let result = try store.batch { () throws -> CheckResult in
-            let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value("device"))
+            let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value("device"),
+                                                  osVersion: arguments.value("os"))
             guard var result = matches.first else {
-                throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(arguments.value("device").map { " on \($0)" } ?? ""); `checkrun report --release \(release)` lists the results")
+                let place = (arguments.value("device").map { " on \($0)" } ?? "") + (arguments.value("os").map { " with OS \($0)" } ?? "")
+                throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(place); `checkrun report --release \(release)` lists the results")
             }
             let devices = Set(try matches.map { try store.session(id: $0.sessionID)?.device ?? "" })
             if devices.count > 1 && arguments.value("device") == nil {
@@ -49,7 +52,7 @@ struct AmendCommand: CheckrunCommand {
             guard let reference = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
-            result = try corrected(result, by: arguments, reference: reference, reason: reason)
+            result = try corrected(result, by: arguments, reference: reference, reason: reason, at: context.now())
             result.updatedAt = context.now()
             try store.amend(result, reason: reason, at: result.updatedAt)
             return result
@@ -59,10 +62,9 @@ struct AmendCommand: CheckrunCommand {
     }
 
     /// The result with the corrections the options give; refuses a call that corrects nothing.
-    private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String) throws -> CheckResult {
+    private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String, at now: Date) throws -> CheckResult {
         var result = original
         let check = reference.check
-        let now = Date()
         let given = try arguments.value("verdict").map { try ResultOptions.verdict($0, command: "amend") }
         let outcomes = try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "amend")
         let counts = try ResultOptions.counts(arguments.all("count"), for: reference, command: "amend")
