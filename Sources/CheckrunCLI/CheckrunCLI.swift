@@ -28,10 +28,10 @@ package enum CheckrunCLI {
 
     /// Options every command accepts.
     static let globalOptions: [OptionDefinition] = [
-        OptionDefinition("protocols", .value("DIR"), help: "The protocol folder (default: $CHECKRUN_PROTOCOLS, else ./protocols).", completion: .directory),
-        OptionDefinition("accessible", .flag, help: "Plain, append-only output for screen readers: no colour, nothing that ticks (also CHECKRUN_ACCESSIBLE=1)."),
-        OptionDefinition("no-color", .flag, help: "No colour (also NO_COLOR=1, TERM=dumb, or output that is not a terminal)."),
-        OptionDefinition("help", .flag, help: "Show this help."),
+        OptionDefinition(.protocols, .value("DIR"), help: "The protocol folder (default: $CHECKRUN_PROTOCOLS, else ./protocols).", completion: .directory),
+        OptionDefinition(.accessible, .flag, help: "Plain, append-only output for screen readers: no colour, nothing that ticks (also CHECKRUN_ACCESSIBLE=1)."),
+        OptionDefinition(.noColor, .flag, help: "No colour (also NO_COLOR=1, TERM=dumb, or output that is not a terminal)."),
+        OptionDefinition(.help, .flag, help: "Show this help."),
     ]
 
     /// `checkrun --accessible run …` as `checkrun run --accessible …`: the global options the
@@ -129,7 +129,7 @@ package enum CheckrunCLI {
         }
         do {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.definition, global: globalOptions)
-            if parsed.flag("help") {
+            if parsed.flag(.help) {
                 print(HelpRenderer.help(for: command.definition))
                 return 0
             }

@@ -21,10 +21,10 @@ package final class CommandContext {
     init(arguments: ParsedArguments, environment: [String: String]) {
         self.environment = environment
         self.arguments = arguments
-        let accessible = arguments.flag("accessible") || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
+        let accessible = arguments.flag(.accessible) || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
         self.accessible = accessible
-        out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag("no-color"))
-        err = TextStyle.detect(fileDescriptor: 2, environment: environment, accessible: accessible, noColorFlag: arguments.flag("no-color"))
+        out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag(.noColor))
+        err = TextStyle.detect(fileDescriptor: 2, environment: environment, accessible: accessible, noColorFlag: arguments.flag(.noColor))
     }
 
     func remember(_ store: ResultStore) {
@@ -43,7 +43,7 @@ package final class CommandContext {
 
     /// `--protocols DIR`, else `CHECKRUN_PROTOCOLS`, else `./protocols`.
     package var protocolsDirectory: String {
-        arguments.value("protocols") ?? environment["CHECKRUN_PROTOCOLS"].flatMap { $0.isEmpty ? nil : $0 } ?? "protocols"
+        arguments.value(.protocols) ?? environment["CHECKRUN_PROTOCOLS"].flatMap { $0.isEmpty ? nil : $0 } ?? "protocols"
     }
 
     /// A line on standard output. Plain strings are neutralised on the way (see `TerminalText`).
@@ -123,8 +123,8 @@ package final class CommandContext {
     /// this command was given, so it reads the same session from the same place.
     func resumeCommand(_ shortID: String) -> String {
         var words = "resume \(shortID)"
-        if let database = arguments.value("db") { words += " --db \(Self.shellQuoted(database))" }
-        if let protocols = arguments.value("protocols") { words += " --protocols \(Self.shellQuoted(protocols))" }
+        if let database = arguments.value(.db) { words += " --db \(Self.shellQuoted(database))" }
+        if let protocols = arguments.value(.protocols) { words += " --protocols \(Self.shellQuoted(protocols))" }
         return command(words)
     }
 
@@ -147,7 +147,7 @@ package final class CommandContext {
 
     /// No protocol folder was named and the default one is not here.
     var usesStoredProtocols: Bool {
-        arguments.value("protocols") == nil && (environment["CHECKRUN_PROTOCOLS"] ?? "").isEmpty
+        arguments.value(.protocols) == nil && (environment["CHECKRUN_PROTOCOLS"] ?? "").isEmpty
             && PathKind.of(protocolsDirectory) == .missing
     }
 

@@ -24,13 +24,13 @@ import Testing
 
     @Test func valuesEitherWayRepeatedOptionsFlagsAndPositionals() throws {
         let parsed = try parse("report", ["--release=2.4", "--format", "html", "--fail-on-failure", "--accessible"])
-        #expect(parsed.value("release") == "2.4" && parsed.value("format") == "html")
-        #expect(parsed.flag("fail-on-failure") && parsed.flag("accessible") && !parsed.flag("unverified"))
+        #expect(parsed.value(.release) == "2.4" && parsed.value(.format) == "html")
+        #expect(parsed.flag(.failOnFailure) && parsed.flag(.accessible) && !parsed.flag(.unverified))
         let record = try parse("record", ["--release", "2.4", "--build", "311", "--check", "a/b", "--expected", "1=pass", "--expected", "2=fail"])
-        #expect(record.all("expected") == ["1=pass", "2=fail"])
+        #expect(record.all(.expected) == ["1=pass", "2=fail"])
         let merge = try parse("merge", ["--", "--odd-name.sqlite", "b.sqlite"])
         #expect(merge.positionals == ["--odd-name.sqlite", "b.sqlite"], "after -- every word is a file")
-        #expect(try parse("list", ["-h"]).flag("help"))
+        #expect(try parse("list", ["-h"]).flag(.help))
         #expect(try parse("lint", ["-"]).positionals == ["-"])
     }
 
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func theSameValueTwiceIsNotAMistake() throws {
-        #expect(try parse("report", ["--release", "2.4", "--release=2.4"]).value("release") == "2.4")
+        #expect(try parse("report", ["--release", "2.4", "--release=2.4"]).value(.release) == "2.4")
     }
 
     @Test func listAndRunShareTheirCheckFiltersDeclaredOnce() throws {
@@ -63,6 +63,11 @@ import Testing
         let library = try ProtocolLibrary.load(directory: Repository.path("protocols"))
         let parsed = try parse("run", ["--check", "touch-one-hand", "--check", "tiny-target/touch-one-hand", "--check", "touch-one-hand"])
         #expect(try CheckFilter(parsed).apply(to: library).map(\.name) == ["tiny-target/touch-one-hand"], "a walk asks each check once")
+    }
+
+    @Test func everyDeclaredOptionHasItsName() {
+        let declared = Set((CheckrunCLI.commands.flatMap { $0.definition.options } + CheckrunCLI.globalOptions).map(\.name))
+        #expect(declared == Set(OptionName.allCases.map(\.rawValue)), "no name is declared nowhere, none declared without a case")
     }
 
     @Test func everyCommandDeclaresEachOptionOnce() throws {

@@ -27,12 +27,12 @@ package struct ParsedArguments: Sendable {
 
     package init(declared: Set<String>) { self.declared = declared }
 
-    package func value(_ name: String) -> String? { checked(name); return values[name]?.last }
-    package func all(_ name: String) -> [String] { checked(name); return values[name] ?? [] }
-    package func flag(_ name: String) -> Bool { checked(name); return flags.contains(name) }
+    package func value(_ option: OptionName) -> String? { checked(option); return values[option.rawValue]?.last }
+    package func all(_ option: OptionName) -> [String] { checked(option); return values[option.rawValue] ?? [] }
+    package func flag(_ option: OptionName) -> Bool { checked(option); return flags.contains(option.rawValue) }
 
-    private func checked(_ name: String) {
-        assert(declared.contains(name), "checkrun reads --\(name), which this command does not declare")
+    private func checked(_ option: OptionName) {
+        assert(declared.contains(option.rawValue), "checkrun reads --\(option.rawValue), which this command does not declare")
     }
 }
 
@@ -64,7 +64,7 @@ package enum ArgumentParser {
             }
             try readOption(argument, from: arguments, at: &index, options: options, command: command, into: &parsed)
         }
-        if !parsed.flag("help") {
+        if !parsed.flag(.help) {
             // Every missing required option at once, not one per try.
             let missing = command.options.filter { $0.isRequired && parsed.values[$0.name] == nil }
             if !missing.isEmpty {

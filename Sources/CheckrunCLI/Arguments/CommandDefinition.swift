@@ -26,8 +26,8 @@ package struct OptionDefinition: Sendable {
     /// Shown without brackets in the usage line: the command cannot run without it.
     package var isRequired: Bool
 
-    package init(_ name: String, _ kind: Kind, help: String, completion: CompletionKind = .none, required: Bool = false) {
-        self.name = name
+    package init(_ name: OptionName, _ kind: Kind, help: String, completion: CompletionKind = .none, required: Bool = false) {
+        self.name = name.rawValue
         self.kind = kind
         self.help = help
         self.completion = completion

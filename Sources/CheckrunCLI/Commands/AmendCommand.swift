@@ -9,17 +9,17 @@ struct AmendCommand: CheckrunCommand {
         abstract: "Correct a recorded result: a new record that supersedes it, with a reason.",
         discussion: "Nothing is overwritten: the earlier records stay in the session's chain, and reports show the latest result marked as amended, with the reason.",
         options: [
-            OptionDefinition("release", .value("R"), help: "The release of the result.", required: true),
-            OptionDefinition("build", .value("B"), help: "The build of the result.", required: true),
-            OptionDefinition("check", .value("PROTOCOL/CHECK"), help: "The check of the result.", required: true),
-            OptionDefinition("device", .value("TEXT"), help: "The device, when the check was tested on several."),
-            OptionDefinition("os", .value("VERSION"), help: "The device's OS version, when the check was tested on several, e.g. 18.1."),
-            OptionDefinition("reason", .value("TEXT"), help: "Why the result is corrected (required).", required: true),
-            OptionDefinition("verdict", .value("V"), help: "The corrected verdict: pass, fail, blocked or skipped.", completion: .values(Verdict.allCases.map(\.rawValue))),
-            OptionDefinition("expected", .repeated("N=VERDICT"), help: "A corrected outcome (from 1): pass, fail or na."),
-            OptionDefinition("count", .repeated("NAME=N"), help: "A corrected counter value."),
-            OptionDefinition("seconds", .value("N"), help: "A corrected active time."),
-            OptionDefinition("notes", .value("TEXT"), help: "Corrected notes."),
+            OptionDefinition(.release, .value("R"), help: "The release of the result.", required: true),
+            OptionDefinition(.build, .value("B"), help: "The build of the result.", required: true),
+            OptionDefinition(.check, .value("PROTOCOL/CHECK"), help: "The check of the result.", required: true),
+            OptionDefinition(.device, .value("TEXT"), help: "The device, when the check was tested on several."),
+            OptionDefinition(.os, .value("VERSION"), help: "The device's OS version, when the check was tested on several, e.g. 18.1."),
+            OptionDefinition(.reason, .value("TEXT"), help: "Why the result is corrected (required).", required: true),
+            OptionDefinition(.verdict, .value("V"), help: "The corrected verdict: pass, fail, blocked or skipped.", completion: .values(Verdict.allCases.map(\.rawValue))),
+            OptionDefinition(.expected, .repeated("N=VERDICT"), help: "A corrected outcome (from 1): pass, fail or na."),
+            OptionDefinition(.count, .repeated("NAME=N"), help: "A corrected counter value."),
+            OptionDefinition(.seconds, .value("N"), help: "A corrected active time."),
+            OptionDefinition(.notes, .value("TEXT"), help: "Corrected notes."),
             StoreOptions.database,
         ],
         examples: [
@@ -28,7 +28,7 @@ struct AmendCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let arguments = context.arguments
-        guard let release = arguments.value("release"), let build = arguments.value("build"), let name = arguments.value("check") else {
+        guard let release = arguments.value(.release), let build = arguments.value(.build), let name = arguments.value(.check) else {
             throw UsageError("name the result with --release R --build B --check PROTOCOL/CHECK", command: "amend")
         }
         guard let reason = try ResultOptions.reason(arguments), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -39,14 +39,14 @@ struct AmendCommand: CheckrunCommand {
         // Read, change and write inside one write transaction: two amends at once each see the
         // other's change, so neither is lost.
         let result = try store.batch { () throws -> CheckResult in
-            let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value("device"),
-                                                  osVersion: arguments.value("os"))
+            let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value(.device),
+                                                  osVersion: arguments.value(.os))
             guard var result = matches.first else {
-                let place = (arguments.value("device").map { " on \($0)" } ?? "") + (arguments.value("os").map { " with OS \($0)" } ?? "")
+                let place = (arguments.value(.device).map { " on \($0)" } ?? "") + (arguments.value(.os).map { " with OS \($0)" } ?? "")
                 throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(place); `checkrun report --release \(release)` lists the results")
             }
             let devices = Set(try matches.map { try store.session(id: $0.sessionID)?.device ?? "" })
-            if devices.count > 1 && arguments.value("device") == nil {
+            if devices.count > 1 && arguments.value(.device) == nil {
                 throw UsageError("\(name) has results on several devices (\(devices.sorted().joined(separator: ", "))); choose one with --device", command: "amend")
             }
             guard let reference = library.check(named: name) else {
@@ -65,9 +65,9 @@ struct AmendCommand: CheckrunCommand {
     private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String, at now: Date) throws -> CheckResult {
         var result = original
         let check = reference.check
-        let given = try arguments.value("verdict").map { try ResultOptions.verdict($0, command: "amend") }
-        let outcomes = try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "amend")
-        let counts = try ResultOptions.counts(arguments.all("count"), for: reference, command: "amend")
+        let given = try arguments.value(.verdict).map { try ResultOptions.verdict($0, command: "amend") }
+        let outcomes = try ResultOptions.outcomes(arguments.all(.expected), for: reference, command: "amend")
+        let counts = try ResultOptions.counts(arguments.all(.count), for: reference, command: "amend")
         for (index, verdict) in outcomes {
             while result.outcomes.count <= index { result.outcomes.append(nil) }
             result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note, answeredAt: now)
@@ -80,7 +80,7 @@ struct AmendCommand: CheckrunCommand {
                 result.outcomes[index] = OutcomeAnswer(target.isMet(by: value) ? .pass : .fail, value: value, note: result.outcomes[index]?.note, answeredAt: now)
             }
         }
-        if let text = arguments.value("seconds") {
+        if let text = arguments.value(.seconds) {
             result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: try ResultOptions.seconds(text, command: "amend"), recordedAt: now))
         }
         if let notes = try ResultOptions.notes(arguments) {
@@ -94,7 +94,7 @@ struct AmendCommand: CheckrunCommand {
             // A changed outcome or count changes the verdict it adds up to.
             result.verdict = result.derivedVerdict(against: check)
         }
-        guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value("seconds") != nil || arguments.value("notes") != nil else {
+        guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value(.seconds) != nil || arguments.value(.notes) != nil else {
             throw UsageError("nothing to correct: give --verdict, --expected, --count, --seconds or --notes", command: "amend")
         }
         let contradictions = Judgement.contradictions(of: result, against: check)

@@ -4,10 +4,10 @@ import CheckrunModel
 /// always accept the same ones: a check is chosen when it matches all of them.
 struct CheckFilter {
     static let options = [
-        OptionDefinition("protocol", .repeated("ID"), help: "Only the checks of this protocol (repeatable)."),
-        OptionDefinition("check", .repeated("ID"), help: "Only this check, as protocol/check (repeatable)."),
-        OptionDefinition("profile", .value("TEXT"), help: "Only checks whose profile contains TEXT, e.g. \"Switch Control\" (case ignored)."),
-        OptionDefinition("wcag", .value("SC"), help: "Only checks that give evidence for this success criterion, e.g. 2.5.8."),
+        OptionDefinition(.protocolFilter, .repeated("ID"), help: "Only the checks of this protocol (repeatable)."),
+        OptionDefinition(.check, .repeated("ID"), help: "Only this check, as protocol/check (repeatable)."),
+        OptionDefinition(.profile, .value("TEXT"), help: "Only checks whose profile contains TEXT, e.g. \"Switch Control\" (case ignored)."),
+        OptionDefinition(.wcag, .value("SC"), help: "Only checks that give evidence for this success criterion, e.g. 2.5.8."),
     ]
 
     var protocols: [String]
@@ -16,10 +16,10 @@ struct CheckFilter {
     var wcag: String?
 
     init(_ arguments: ParsedArguments) {
-        protocols = arguments.all("protocol")
-        checks = arguments.all("check")
-        profile = arguments.value("profile")
-        wcag = arguments.value("wcag")
+        protocols = arguments.all(.protocolFilter)
+        checks = arguments.all(.check)
+        profile = arguments.value(.profile)
+        wcag = arguments.value(.wcag)
     }
 
     func apply(to library: ProtocolLibrary) throws -> [CheckReference] {

@@ -4,8 +4,7 @@ import Foundation
 /// Reports and comparisons check the records they cite before writing anything: a report made
 /// from a tampered database must not look like an honest one.
 enum CitedEvidence {
-    static let option = OptionDefinition(
-        "unverified", .flag, help: "Write even when the records it rests on fail verification; every format then says so at its top.")
+    static let option = OptionDefinition(.unverified, .flag, help: "Write even when the records it rests on fail verification; every format then says so at its top.")
 
     /// Starts verifying the sessions on connections of their own while the command goes on
     /// building its output; `check` waits for it.
@@ -27,7 +26,7 @@ enum CitedEvidence {
         let problems = report.fileProblems + report.problems.map(\.description)
         for problem in problems.prefix(20) { context.printError(problem) }
         if problems.count > 20 { context.printError("… and \(problems.count - 20) more; run checkrun verify for all of them.") }
-        guard context.arguments.flag("unverified") else {
+        guard context.arguments.flag(.unverified) else {
             throw CommandFailure("the records this rests on fail verification (\(problems.count) problem\(problems.count == 1 ? "" : "s") above), so nothing was written. Run `checkrun verify` for the whole database, or pass --unverified to write it anyway, marked as unverified")
         }
         context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")

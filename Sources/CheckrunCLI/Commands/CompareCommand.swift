@@ -18,14 +18,14 @@ struct CompareCommand: CheckrunCommand {
         builds, that is shown instead of a timing verdict. The text format says times in words.
         """,
         options: [
-            OptionDefinition("release", .value("R"), help: "The release whose builds to compare (default: the newest)."),
-            OptionDefinition("builds", .value("B1,B2,…"), help: "The builds to compare, in order (default: all of the release's)."),
-            OptionDefinition("from", .value("R:B"), help: "Compare this release and build…"),
-            OptionDefinition("to", .value("R:B"), help: "…with this one, across releases."),
-            OptionDefinition("threshold", .value("PCT"), help: "Flag a median time that grew by more than PCT percent (default 20)."),
-            OptionDefinition("format", .value("FORMAT"), help: "text, markdown, json or csv.", completion: .values(ComparisonFormat.allCases.map(\.rawValue))),
-            OptionDefinition("out", .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
-            OptionDefinition("fail-on-regression", .flag, help: "Exit 3 when anything is flagged."),
+            OptionDefinition(.release, .value("R"), help: "The release whose builds to compare (default: the newest)."),
+            OptionDefinition(.builds, .value("B1,B2,…"), help: "The builds to compare, in order (default: all of the release's)."),
+            OptionDefinition(.from, .value("R:B"), help: "Compare this release and build…"),
+            OptionDefinition(.to, .value("R:B"), help: "…with this one, across releases."),
+            OptionDefinition(.threshold, .value("PCT"), help: "Flag a median time that grew by more than PCT percent (default 20)."),
+            OptionDefinition(.format, .value("FORMAT"), help: "text, markdown, json or csv.", completion: .values(ComparisonFormat.allCases.map(\.rawValue))),
+            OptionDefinition(.out, .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
+            OptionDefinition(.failOnRegression, .flag, help: "Exit 3 when anything is flagged."),
             CitedEvidence.option,
             StoreOptions.database,
         ],
@@ -36,11 +36,11 @@ struct CompareCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        try OutputFile.check(context.arguments.value("out"))
+        try OutputFile.check(context.arguments.value(.out))
         let arguments = context.arguments
-        let format = try ResultOptions.format(arguments.value("format"), default: ComparisonFormat.text, command: "compare")
+        let format = try ResultOptions.format(arguments.value(.format), default: ComparisonFormat.text, command: "compare")
         var threshold = 20.0
-        if let text = arguments.value("threshold") {
+        if let text = arguments.value(.threshold) {
             guard let value = Double(text.replacingOccurrences(of: "%", with: "")), value >= 0, value.isFinite else {
                 throw UsageError("--threshold '\(text)' is not a percentage; write e.g. --threshold 20", command: "compare")
             }
@@ -55,8 +55,8 @@ struct CompareCommand: CheckrunCommand {
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context)
         let rendered = format.render(comparison)
         // In accessible mode the text format says "310 to 311", not an arrow speech reads as "right arrow".
-        try OutputFile.write(context.accessible && format == .text ? SpokenWords.replacingSymbols(rendered) : rendered, to: arguments.value("out"), context)
-        if arguments.flag("fail-on-regression") && !comparison.regressions.isEmpty {
+        try OutputFile.write(context.accessible && format == .text ? SpokenWords.replacingSymbols(rendered) : rendered, to: arguments.value(.out), context)
+        if arguments.flag(.failOnRegression) && !comparison.regressions.isEmpty {
             context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")
             return 3
         }
@@ -70,8 +70,8 @@ struct CompareCommand: CheckrunCommand {
         func check(build: String, of release: String) throws {
             do { try store.requireBuild(build, of: release) } catch { throw CommandFailure(error.message) }
         }
-        if arguments.value("from") != nil || arguments.value("to") != nil {
-            guard let from = arguments.value("from"), let to = arguments.value("to") else {
+        if arguments.value(.from) != nil || arguments.value(.to) != nil {
+            guard let from = arguments.value(.from), let to = arguments.value(.to) else {
                 throw UsageError("--from and --to go together: --from 2.3:298 --to 2.4:311", command: "compare")
             }
             return try [from, to].map { text in
@@ -84,12 +84,12 @@ struct CompareCommand: CheckrunCommand {
                 return ResultStore.BuildScope(release: parts[0], build: parts[1])
             }
         }
-        guard let release = try arguments.value("release") ?? store.releases().last else {
+        guard let release = try arguments.value(.release) ?? store.releases().last else {
             throw CommandFailure("the database has no results yet; walk some checks with `checkrun run`")
         }
         try check(release: release)
         var builds = try store.builds(release: release)
-        if let list = arguments.value("builds") {
+        if let list = arguments.value(.builds) {
             let chosen = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for build in chosen { try check(build: build, of: release) }
             builds = chosen

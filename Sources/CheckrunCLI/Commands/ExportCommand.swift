@@ -8,19 +8,19 @@ struct ExportCommand: CheckrunCommand {
         abstract: "Write sessions and their records as JSON (Schemas/export.schema.json).",
         discussion: "The file holds every record of every session, with its chain hashes; `checkrun merge FILE.json` reads it back without loss.",
         options: [
-            OptionDefinition("release", .value("R"), help: "Only this release's sessions."),
-            OptionDefinition("out", .value("FILE"), help: "The file to write, written atomically.", completion: .file, required: true),
+            OptionDefinition(.release, .value("R"), help: "Only this release's sessions."),
+            OptionDefinition(.out, .value("FILE"), help: "The file to write, written atomically.", completion: .file, required: true),
             StoreOptions.database,
         ],
         examples: [Example("checkrun export --release 2.4 --out ana-2.4.json", "Hand release 2.4's results to the lead.")])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        guard let out = context.arguments.value("out") else {
+        guard let out = context.arguments.value(.out) else {
             throw UsageError("missing --out FILE: where to write the export, e.g. --out results.json", command: "export")
         }
         try OutputFile.check(out)
         let store = try context.openStore(.existingOnly)
-        let release = context.arguments.value("release")
+        let release = context.arguments.value(.release)
         if let release {
             do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }

@@ -19,9 +19,9 @@ struct ImportCommand: CheckrunCommand {
             ArgumentDefinition("FILE", help: "Catalog pages to import.", repeating: true, completion: .file),
         ],
         options: [
-            OptionDefinition("out", .value("DIR"), help: "Where to write the protocols (default: the protocol folder).", completion: .directory),
-            OptionDefinition("dry-run", .flag, help: "Print the protocol JSON instead of writing files."),
-            OptionDefinition("force", .flag, help: "Overwrite protocol files that already exist."),
+            OptionDefinition(.out, .value("DIR"), help: "Where to write the protocols (default: the protocol folder).", completion: .directory),
+            OptionDefinition(.dryRun, .flag, help: "Print the protocol JSON instead of writing files."),
+            OptionDefinition(.force, .flag, help: "Overwrite protocol files that already exist."),
         ],
         examples: [
             Example("checkrun import catalog/tiny-target.md --dry-run", "Show the protocol a page would become."),
@@ -29,9 +29,9 @@ struct ImportCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let outDirectory = context.arguments.value("out") ?? context.protocolsDirectory
-        let dryRun = context.arguments.flag("dry-run")
-        let force = context.arguments.flag("force")
+        let outDirectory = context.arguments.value(.out) ?? context.protocolsDirectory
+        let dryRun = context.arguments.flag(.dryRun)
+        let force = context.arguments.flag(.force)
         let importer = CatalogImporter()
         let linter = ProtocolLinter()
         var failures: [String] = []

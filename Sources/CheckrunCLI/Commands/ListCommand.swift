@@ -8,7 +8,7 @@ struct ListCommand: CheckrunCommand {
         abstract: "List protocols and their checks: id, profile and task.",
         discussion: "Filters combine: a check is listed when it matches all of them.",
         options: [
-            OptionDefinition("json", .flag, help: "Print JSON instead of text."),
+            OptionDefinition(.json, .flag, help: "Print JSON instead of text."),
         ] + CheckFilter.options,
         examples: [
             Example("checkrun list --profile voiceover", "Every check a VoiceOver tester walks."),
@@ -18,7 +18,7 @@ struct ListCommand: CheckrunCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let library = try context.loadProtocols()
         let checks = try CheckFilter(context.arguments).apply(to: library)
-        if context.arguments.flag("json") {
+        if context.arguments.flag(.json) {
             let items = checks.map { reference -> JSONNode in
                 JSONNode(.object([
                     JSONMember("check", JSONNode(.string(reference.name))),

@@ -14,18 +14,18 @@ struct RecordCommand: CheckrunCommand {
         what is possible, a failure with no reason) is refused with exit 2 and nothing is recorded.
         """,
         options: [
-            OptionDefinition("release", .value("R"), help: "The release under test.", required: true),
-            OptionDefinition("build", .value("B"), help: "The build under test.", required: true),
-            OptionDefinition("check", .value("PROTOCOL/CHECK"), help: "The check, e.g. tiny-target/touch-one-hand.", required: true),
-            OptionDefinition("verdict", .value("V"), help: "pass, fail, blocked or skipped (default: judged from the outcomes and counts).", completion: .values(Verdict.allCases.map(\.rawValue))),
-            OptionDefinition("seconds", .value("N"), help: "Active time, as seconds or m:ss."),
-            OptionDefinition("count", .repeated("NAME=N"), help: "A counter's value, e.g. stops=14 (repeatable)."),
-            OptionDefinition("expected", .repeated("N=VERDICT"), help: "Expected outcome N (from 1): pass, fail or na (repeatable)."),
-            OptionDefinition("notes", .value("TEXT"), help: "Notes."),
-            OptionDefinition("reason", .value("TEXT"), help: "Why the check is blocked (with --verdict blocked)."),
-            OptionDefinition("tester", .value("NAME"), help: "Who tested (default: $USER)."),
-            OptionDefinition("device", .value("TEXT"), help: "The device."),
-            OptionDefinition("os", .value("VERSION"), help: "The device's OS version, e.g. 18.1."),
+            OptionDefinition(.release, .value("R"), help: "The release under test.", required: true),
+            OptionDefinition(.build, .value("B"), help: "The build under test.", required: true),
+            OptionDefinition(.check, .value("PROTOCOL/CHECK"), help: "The check, e.g. tiny-target/touch-one-hand.", required: true),
+            OptionDefinition(.verdict, .value("V"), help: "pass, fail, blocked or skipped (default: judged from the outcomes and counts).", completion: .values(Verdict.allCases.map(\.rawValue))),
+            OptionDefinition(.seconds, .value("N"), help: "Active time, as seconds or m:ss."),
+            OptionDefinition(.count, .repeated("NAME=N"), help: "A counter's value, e.g. stops=14 (repeatable)."),
+            OptionDefinition(.expected, .repeated("N=VERDICT"), help: "Expected outcome N (from 1): pass, fail or na (repeatable)."),
+            OptionDefinition(.notes, .value("TEXT"), help: "Notes."),
+            OptionDefinition(.reason, .value("TEXT"), help: "Why the check is blocked (with --verdict blocked)."),
+            OptionDefinition(.tester, .value("NAME"), help: "Who tested (default: $USER)."),
+            OptionDefinition(.device, .value("TEXT"), help: "The device."),
+            OptionDefinition(.os, .value("VERSION"), help: "The device's OS version, e.g. 18.1."),
             StoreOptions.database,
         ],
         examples: [
@@ -36,13 +36,13 @@ struct RecordCommand: CheckrunCommand {
     static func run(_ context: CommandContext) throws -> Int32 {
         let arguments = context.arguments
         var missing: [String] = []
-        if arguments.value("release") == nil { missing.append("--release R") }
-        if arguments.value("build") == nil { missing.append("--build B") }
-        if arguments.value("check") == nil { missing.append("--check PROTOCOL/CHECK") }
-        guard missing.isEmpty, let release = arguments.value("release"), let build = arguments.value("build"), let name = arguments.value("check") else {
+        if arguments.value(.release) == nil { missing.append("--release R") }
+        if arguments.value(.build) == nil { missing.append("--build B") }
+        if arguments.value(.check) == nil { missing.append("--check PROTOCOL/CHECK") }
+        guard missing.isEmpty, let release = arguments.value(.release), let build = arguments.value(.build), let name = arguments.value(.check) else {
             throw UsageError("missing \(missing.joined(separator: ", "))", command: "record")
         }
-        let verdict = try arguments.value("verdict").map { try ResultOptions.verdict($0, command: "record") }
+        let verdict = try arguments.value(.verdict).map { try ResultOptions.verdict($0, command: "record") }
         let library = try context.loadProtocols()
         guard let reference = library.check(named: name) else {
             let hint = library.suggestions(forCheck: name).first.map { " Did you mean \"\($0)\"?" } ?? ""
@@ -50,8 +50,8 @@ struct RecordCommand: CheckrunCommand {
         }
         let now = context.now()
         let session = Session(
-            id: context.newSessionID(), release: release, build: build, device: arguments.value("device") ?? "", osVersion: arguments.value("os") ?? "",
-            tester: arguments.value("tester") ?? context.environment["USER"] ?? "", plan: [reference.name], startedAt: now, finishedAt: now)
+            id: context.newSessionID(), release: release, build: build, device: arguments.value(.device) ?? "", osVersion: arguments.value(.os) ?? "",
+            tester: arguments.value(.tester) ?? context.environment["USER"] ?? "", plan: [reference.name], startedAt: now, finishedAt: now)
         var result = try answers(arguments, reference: reference, session: session, at: now)
         // The answers are judged first on their own (a count beyond what is possible), then
         // with the verdict given or derived.
@@ -85,19 +85,19 @@ struct RecordCommand: CheckrunCommand {
         var result = CheckResult(
             id: .timeOrdered(at: now), sessionID: session.id, check: reference.name, protocolHash: reference.document.contentHash,
             attempt: 1, outcomeCount: check.expected.count, startedAt: now)
-        if let text = arguments.value("seconds") {
+        if let text = arguments.value(.seconds) {
             let seconds = try ResultOptions.seconds(text, command: "record")
             result.stopwatch = [StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: now)]
         }
-        for (name, value) in try ResultOptions.counts(arguments.all("count"), for: reference, command: "record") {
+        for (name, value) in try ResultOptions.counts(arguments.all(.count), for: reference, command: "record") {
             result.counters[name] = CounterValue(value, answeredAt: now)
         }
-        for (index, outcome) in try ResultOptions.outcomes(arguments.all("expected"), for: reference, command: "record") {
+        for (index, outcome) in try ResultOptions.outcomes(arguments.all(.expected), for: reference, command: "record") {
             let value = check.expected[index].target.flatMap { result.counters[$0.counter]?.value }
             result.outcomes[index] = OutcomeAnswer(outcome, value: value, answeredAt: now)
         }
         Judgement.fillOutcomesFromCounts(&result, against: check)
-        if arguments.value("verdict") == "blocked" || arguments.value("reason") != nil {
+        if arguments.value(.verdict) == "blocked" || arguments.value(.reason) != nil {
             result.blockedReason = try ResultOptions.reason(arguments) ?? ResultOptions.notes(arguments)
         }
         result.notes = try ResultOptions.notes(arguments)

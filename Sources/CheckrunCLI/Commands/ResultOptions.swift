@@ -34,18 +34,18 @@ enum ResultOptions {
 
     /// `--notes TEXT`, within the limit the walk keeps too.
     static func notes(_ arguments: ParsedArguments) throws -> String? {
-        try text("notes", arguments)
+        try text(.notes, arguments)
     }
 
     /// `--reason TEXT` (why a check is blocked, or why a result is amended), within the same limit.
     static func reason(_ arguments: ParsedArguments) throws -> String? {
-        try text("reason", arguments)
+        try text(.reason, arguments)
     }
 
-    private static func text(_ option: String, _ arguments: ParsedArguments) throws -> String? {
+    private static func text(_ option: OptionName, _ arguments: ParsedArguments) throws -> String? {
         guard let text = arguments.value(option) else { return nil }
         guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
-            throw CommandFailure("--\(option) is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
+            throw CommandFailure("--\(option.rawValue) is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
         }
         return text
     }

@@ -17,11 +17,11 @@ struct RunCommand: CheckrunCommand {
         continue with `checkrun resume`.
         """,
         options: [
-            OptionDefinition("release", .value("R"), help: "The release under test, e.g. 2.4 (asked for on a terminal)."),
-            OptionDefinition("build", .value("B"), help: "The build under test, e.g. 311 (asked for on a terminal)."),
-            OptionDefinition("device", .value("TEXT"), help: "The device, e.g. \"iPhone 15, iOS 18.2\"."),
-            OptionDefinition("os", .value("VERSION"), help: "The OS version, e.g. 18.2."),
-            OptionDefinition("tester", .value("NAME"), help: "Who is testing (default: $USER)."),
+            OptionDefinition(.release, .value("R"), help: "The release under test, e.g. 2.4 (asked for on a terminal)."),
+            OptionDefinition(.build, .value("B"), help: "The build under test, e.g. 311 (asked for on a terminal)."),
+            OptionDefinition(.device, .value("TEXT"), help: "The device, e.g. \"iPhone 15, iOS 18.2\"."),
+            OptionDefinition(.os, .value("VERSION"), help: "The OS version, e.g. 18.2."),
+            OptionDefinition(.tester, .value("NAME"), help: "Who is testing (default: $USER)."),
             StoreOptions.database,
         ] + CheckFilter.options,
         examples: [
@@ -36,19 +36,19 @@ struct RunCommand: CheckrunCommand {
         guard !checks.isEmpty else {
             throw CommandFailure("no check matches the filters; see `checkrun list` with the same filters")
         }
-        let release = try required("release", "Release", context)
-        let build = try required("build", "Build", context)
+        let release = try required(.release, "Release", context)
+        let build = try required(.build, "Build", context)
         let store = try context.openStore()
         // At a terminal, the device and the tester are asked for when not given, offering the
         // last ones this database saw: a session of "unnamed" devices helps no report.
-        let device = try asked("device", "Device", offering: try store.lastUsed(.device), context)
-        let tester = try asked("tester", "Tester", offering: try store.lastUsed(.tester) ?? nonEmpty(context.environment["USER"]), context)
+        let device = try asked(.device, "Device", offering: try store.lastUsed(.device), context)
+        let tester = try asked(.tester, "Tester", offering: try store.lastUsed(.tester) ?? nonEmpty(context.environment["USER"]), context)
         if let earlier = try store.unfinishedSession(release: release, build: build, device: device),
            try offerToResume(earlier, context) {
             return try ResumeCommand.resume(earlier.session, store: store, context)
         }
         let session = Session(
-            id: context.newSessionID(), release: release, build: build, device: device, osVersion: context.arguments.value("os") ?? "", tester: tester,
+            id: context.newSessionID(), release: release, build: build, device: device, osVersion: context.arguments.value(.os) ?? "", tester: tester,
             plan: checks.map(\.name), startedAt: context.now())
         // The session and the text of every protocol it walks are kept together.
         try store.batch {
@@ -89,24 +89,24 @@ struct RunCommand: CheckrunCommand {
 
     /// The option's value; at a terminal, asked for when not given (Enter takes the one
     /// offered); piped, the one offered (the tester: $USER), else none.
-    private static func asked(_ option: String, _ label: String, offering offered: String?, _ context: CommandContext) throws -> String {
+    private static func asked(_ option: OptionName, _ label: String, offering offered: String?, _ context: CommandContext) throws -> String {
         if let value = context.arguments.value(option) { return value }
-        guard isatty(STDIN_FILENO) == 1 else { return option == "tester" ? nonEmpty(context.environment["USER"]) ?? "" : "" }
+        guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? nonEmpty(context.environment["USER"]) ?? "" : "" }
         while true {
             context.prompt(offered.map { "\(label) (Enter for \($0)): " } ?? "\(label): ")
             guard let line = Swift.readLine(strippingNewline: true) else { throw CommandFailure("no \(label.lowercased()) given; nothing was started") }
             let value = line.trimmingCharacters(in: .whitespaces)
             if !value.isEmpty { return value }
             if let offered { return offered }
-            context.print("Name the \(label.lowercased()), e.g. \(option == "device" ? "iPhone 15" : "Ana"); every report lists it.")
+            context.print("Name the \(label.lowercased()), e.g. \(option == .device ? "iPhone 15" : "Ana"); every report lists it.")
         }
     }
 
     /// A value from its option; on a terminal a missing one is asked for, otherwise it is a usage error.
-    private static func required(_ option: String, _ label: String, _ context: CommandContext) throws -> String {
+    private static func required(_ option: OptionName, _ label: String, _ context: CommandContext) throws -> String {
         if let value = context.arguments.value(option), !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
         guard isatty(STDIN_FILENO) == 1 else {
-            throw UsageError("missing --\(option): name the \(label.lowercased()) under test, e.g. --\(option) \(option == "release" ? "2.4" : "311")", command: "run")
+            throw UsageError("missing --\(option.rawValue): name the \(label.lowercased()) under test, e.g. --\(option.rawValue) \(option == .release ? "2.4" : "311")", command: "run")
         }
         while true {
             context.prompt("\(label): ")
@@ -115,7 +115,7 @@ struct RunCommand: CheckrunCommand {
             }
             let value = line.trimmingCharacters(in: .whitespaces)
             if !value.isEmpty { return value }
-            context.print("The \(label.lowercased()) is required, e.g. \(option == "release" ? "2.4" : "311").")
+            context.print("The \(label.lowercased()) is required, e.g. \(option == .release ? "2.4" : "311").")
         }
     }
 

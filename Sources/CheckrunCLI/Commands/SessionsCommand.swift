@@ -8,8 +8,8 @@ struct SessionsCommand: CheckrunCommand {
         name: "sessions",
         abstract: "List test sessions with their progress.",
         options: [
-            OptionDefinition("release", .value("R"), help: "Only sessions of this release."),
-            OptionDefinition("json", .flag, help: "Print JSON instead of text."),
+            OptionDefinition(.release, .value("R"), help: "Only sessions of this release."),
+            OptionDefinition(.json, .flag, help: "Print JSON instead of text."),
             StoreOptions.database,
         ],
         examples: [
@@ -42,8 +42,8 @@ struct SessionsCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore(.existingOnly)
-        let release = context.arguments.value("release")
-        if context.arguments.flag("json") {
+        let release = context.arguments.value(.release)
+        if context.arguments.flag(.json) {
             // Streamed as a JSON array, one session per element, so memory stays flat.
             context.printData("[")
             var first = true

@@ -9,7 +9,7 @@ struct ShowCommand: CheckrunCommand {
         abstract: "Show one protocol, or one check, in full.",
         discussion: "Without a protocol folder, the protocol versions kept in the database (--db) are shown: the text the testers walked.",
         arguments: [ArgumentDefinition("ID", help: "A protocol id (tiny-target) or a check (tiny-target/touch-one-hand).")],
-        options: [OptionDefinition("json", .flag, help: "Print the protocol's or check's JSON."), StoreOptions.database],
+        options: [OptionDefinition(.json, .flag, help: "Print the protocol's or check's JSON."), StoreOptions.database],
         examples: [
             Example("checkrun show tiny-target", "Every check of the Tiny Target protocol."),
             Example("checkrun show tiny-target/touch-one-hand --json", "One check as JSON."),
@@ -20,7 +20,7 @@ struct ShowCommand: CheckrunCommand {
             ? try context.loadProtocols(orStoredIn: try context.openStore(.existingOnly))
             : try context.loadProtocols()
         let id = context.arguments.positionals[0]
-        let json = context.arguments.flag("json")
+        let json = context.arguments.flag(.json)
         if let document = library.document(id: id) {
             if json {
                 context.printData(document.fileText)

@@ -15,7 +15,7 @@ struct VerifyCommand: CheckrunCommand {
         records rewritten with recomputed hashes. Exit status 1 when anything is wrong.
         """,
         options: [
-            OptionDefinition("against", .value("REPORT.json"), help: "A JSON report kept earlier (checkrun report --format json): check the chains it pinned.", completion: .file),
+            OptionDefinition(.against, .value("REPORT.json"), help: "A JSON report kept earlier (checkrun report --format json): check the chains it pinned.", completion: .file),
             StoreOptions.database,
         ],
         examples: [
@@ -24,7 +24,7 @@ struct VerifyCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let pins = try context.arguments.value("against").map(readPins)
+        let pins = try context.arguments.value(.against).map(readPins)
         let store = try context.openStore(.existingOnly)
         let clock = ProgressClock()
         var report = try store.verify { count in
