@@ -39,19 +39,8 @@ package enum CheckrunCLI {
     /// right after the command, before its own arguments, so a `--` there still ends the options;
     /// `--help` among them asks for that command's help.
     static func placingGlobalOptionsAfterTheCommand(_ arguments: [String]) -> [String] {
-        var leading: [String] = []
-        var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("--") {
-            let word = arguments[index]
-            let name = String(word.dropFirst(2).prefix { $0 != "=" })
-            guard let option = globalOptions.first(where: { $0.name == name }) else { break }
-            leading.append(word)
-            index += 1
-            if case .value = option.kind, !word.contains("="), index < arguments.count {
-                leading.append(arguments[index])
-                index += 1
-            }
-        }
+        let index = endOfLeadingOptions(arguments, among: globalOptions, unknownEnds: true)
+        let leading = Array(arguments[..<index])
         // Global options alone, one of them --help: the overview.
         if index == arguments.count, leading.contains("--help") { return ["--help"] }
         guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
@@ -62,22 +51,29 @@ package enum CheckrunCLI {
     /// …`): the command is the first word that is no option and no option's value, and every
     /// option before it must be one the command takes (or a global one).
     static func movedAfterTheCommand(_ arguments: [String]) -> String? {
-        let allOptions = commands.flatMap { $0.definition.options } + globalOptions
-        var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("--") {
-            let word = arguments[index]
-            let name = String(word.dropFirst(2).prefix { $0 != "=" })
-            index += 1
-            let takesValue = allOptions.contains { $0.name == name && $0.takesValue }
-            if takesValue && !word.contains("=") { index += 1 }
-        }
+        let index = endOfLeadingOptions(arguments, among: commands.flatMap { $0.definition.options } + globalOptions, unknownEnds: false)
         guard index > 0, index < arguments.count, let command = definition(named: arguments[index]) else { return nil }
         let known = Set((command.options + globalOptions).map(\.name))
         for word in arguments[..<index] where word.hasPrefix("--") {
-            guard known.contains(String(word.dropFirst(2).prefix { $0 != "=" })) else { return nil }
+            guard known.contains(OptionDefinition.name(in: word)) else { return nil }
         }
         let reordered = [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
         return "checkrun " + reordered.map(CommandContext.shellQuoted).joined(separator: " ")
+    }
+
+    /// Where the options at the start of `arguments` end, each with its value (`--db x`): at
+    /// the first word that is no option, or, when `unknownEnds`, at the first option not among
+    /// `options`.
+    static func endOfLeadingOptions(_ arguments: [String], among options: [OptionDefinition], unknownEnds: Bool) -> Int {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let word = arguments[index]
+            let name = OptionDefinition.name(in: word)
+            if unknownEnds && !options.contains(where: { $0.name == name }) { break }
+            index += 1
+            if options.contains(where: { $0.name == name && $0.takesValue }), !word.contains("="), index < arguments.count { index += 1 }
+        }
+        return index
     }
 
     static func definition(named name: String) -> CommandDefinition? {
@@ -119,7 +115,7 @@ package enum CheckrunCLI {
                 fail("checkrun: error: a command's options go after it: \(moved)")
                 return 2
             }
-            if globalOptions.contains(where: { first == "--\($0.name)" || first.hasPrefix("--\($0.name)=") }) {
+            if first.hasPrefix("--"), globalOptions.contains(where: { $0.name == OptionDefinition.name(in: first) }) {
                 fail("checkrun: error: a command is missing after the global options, e.g. checkrun --accessible list.\n\(commandList)")
                 return 2
             }

@@ -79,7 +79,7 @@ package enum ArgumentParser {
     private static func readOption(_ argument: String, from arguments: [String], at index: inout Int, options: [OptionDefinition],
                                    command: CommandDefinition, into parsed: inout ParsedArguments) throws(UsageError) {
         let body = argument.dropFirst(2)
-        let name = String(body.prefix { $0 != "=" })
+        let name = OptionDefinition.name(in: argument)
         let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
         guard let option = options.first(where: { $0.name == name }) else {
             throw UsageError("unknown option '--\(name)' for 'checkrun \(command.name)'.\(hint(for: name, options))", command: command.name)

@@ -36,6 +36,11 @@ package struct OptionDefinition: Sendable {
 
     package var takesValue: Bool { kind != .flag }
 
+    /// The name in `--name` or `--name=value`.
+    static func name(in word: String) -> String {
+        String(word.dropFirst(2).prefix { $0 != "=" })
+    }
+
     /// `--release R`, as usage lines show it.
     package var synopsis: String {
         switch kind {
