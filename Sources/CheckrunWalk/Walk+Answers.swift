@@ -9,7 +9,7 @@ extension Walk {
         if text.isEmpty, results[index].outcomes.indices.contains(number), let kept = results[index].outcomes[number] {
             return [.say("Expected \(number + 1): kept, \(Self.describe(kept)).")] + answered(index, date: date)
         }
-        var (head, note) = Self.splitNote(text)
+        var (head, note) = AnswerWords.splitNote(text)
         if let target = outcome.target {
             // The number, then a note, as p, f and n take one: "9 missed once near the grabber".
             let parts = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
@@ -32,7 +32,7 @@ extension Walk {
             return [.say("Expected \(number + 1): \(verdict.spoken), \(value)\(target.outOf.map { " of \($0)" } ?? "") against \(target.summary)\(noted).")]
                 + answered(index, date: date)
         }
-        guard let verdict = Self.outcomeVerdict(head) else {
+        guard let verdict = AnswerWords.outcome(head) else {
             return [.say("Answer p for pass, f for fail or n for not applicable (or the whole word). Question mark (?) lists the keys.")]
         }
         results[index].outcomes[number] = OutcomeAnswer(verdict, note: note, answeredAt: date)
@@ -60,7 +60,7 @@ extension Walk {
     }
 
     mutating func answerOverall(_ word: String, _ index: Int, date: Date) -> [WalkEvent] {
-        guard let verdict = Self.outcomeVerdict(word), verdict != .notApplicable else {
+        guard let verdict = AnswerWords.outcome(word), verdict != .notApplicable else {
             return [.say("Answer p for pass or f for fail.")]
         }
         results[index].verdict = verdict == .pass ? .pass : .fail

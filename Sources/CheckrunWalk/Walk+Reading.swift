@@ -5,22 +5,12 @@ import Foundation
 extension Walk {
     // MARK: - Reading answers
 
-    /// "f Delete fired twice" → ("f", "Delete fired twice"), in the one vocabulary of answers.
-    static func splitNote(_ text: String) -> (String, String?) {
-        let split = AnswerWords.splitNote(text)
-        return (split.word, split.note)
-    }
-
     /// "fail, 9, note: missed once": an answer as the prompt shows it when gone back to.
     static func describe(_ answer: OutcomeAnswer) -> String {
         var text = answer.verdict.spoken
         if let value = answer.value { text += ", \(value)" }
         if let note = answer.note, !note.isEmpty { text += ", note: \(DisplayText.preview(note, limit: 60))" }
         return text
-    }
-
-    static func outcomeVerdict(_ word: String) -> OutcomeVerdict? {
-        AnswerWords.outcome(word)
     }
 
     static func countProblem(_ value: Int, outOf: Int?) -> String? {

@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// The 64 round constants of FIPS 180-4, section 4.2.2: one table for both compressions.
+const uint32_t *checkrun_sha256_constants(void);
+
 /// Whether this processor has the SHA extensions (and SSSE3 and SSE4.1) the accelerated
 /// compression below needs. Checked once with CPUID.
 int checkrun_sha256_accelerated(void);
