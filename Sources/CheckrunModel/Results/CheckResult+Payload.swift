@@ -106,6 +106,7 @@ struct CanonicalJSONBuilder {
         pad()
     }
 
+    /// A key given by a user (a counter's name), escaped as any text is.
     mutating func key(_ name: String) {
         item()
         JSONWriter.appendQuoted(name, to: &output)
@@ -113,19 +114,29 @@ struct CanonicalJSONBuilder {
         output.append(UInt8(ascii: " "))
     }
 
+    /// One of the format's own keys: plain ASCII, copied without a look.
+    mutating func key(_ name: StaticString) {
+        item()
+        output.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { output.append(contentsOf: $0) }
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: " "))
+    }
+
     mutating func raw(_ text: String) { output.append(contentsOf: text.utf8) }
 
-    mutating func member(_ name: String, string: String?) {
+    mutating func member(_ name: StaticString, string: String?) {
         key(name)
         if let string { JSONWriter.appendQuoted(string, to: &output) } else { raw("null") }
     }
 
-    mutating func member(_ name: String, integer: Int?) {
+    mutating func member(_ name: StaticString, integer: Int?) {
         key(name)
         raw(integer.map(String.init) ?? "null")
     }
 
-    mutating func member(_ name: String, number: Double?) {
+    mutating func member(_ name: StaticString, number: Double?) {
         key(name)
         if let number { JSONWriter.appendNumber(number, to: &output) } else { raw("null") }
     }
@@ -137,6 +148,6 @@ struct CanonicalJSONBuilder {
     }
 
     private mutating func pad() {
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: empty.count * 2))
+        JSONWriter.appendPadding(empty.count, to: &output)
     }
 }
