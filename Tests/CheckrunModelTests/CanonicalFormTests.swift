@@ -45,3 +45,32 @@ import Testing
         #expect(answer.hash == SHA256.hex([session.digest, "1", "answer", "\"\"", payload].joined(separator: "\n")), "the form the spec writes down")
     }
 }
+
+extension CanonicalFormTests {
+    /// A result with evidence gains an `attachments` member at the end; one without has none,
+    /// so the hashes above (recorded before attachments existed) stand.
+    @Test func aPayloadWithAnAttachment() throws {
+        var result = try PayloadTests.sample()
+        #expect(!result.payload.contains("attachments"))
+        result.attachments = [Attachment(hash: SHA256.hex("a screenshot"), name: "Shot 1.png", mediaType: "image/png", size: 12,
+                                         description: "The Pay button, 20 points wide", outcome: 2, attachedAt: Date(timeIntervalSince1970: 1_700_000_100.25))]
+        #expect(result.payload.hasSuffix("""
+              ],
+              "attachments": [
+                {
+                  "hash": "\(SHA256.hex("a screenshot"))",
+                  "name": "Shot 1.png",
+                  "mediaType": "image/png",
+                  "size": 12,
+                  "description": "The Pay button, 20 points wide",
+                  "outcome": 2,
+                  "attachedAt": 1700000100.25
+                }
+              ]
+            }
+
+            """))
+        #expect(SHA256.hex(result.payload) == "738a9736f80b5a815d080eb0e0f20e7670ab1d3b174d8c19a14bcf39b7a0bcbc")
+        #expect(CheckResult.decoding(payload: result.payload, sessionID: result.sessionID) == result)
+    }
+}

@@ -43,6 +43,11 @@ import Testing
             result.stopwatch.append(StopwatchEvent(kind, at: Double(random.next() % 10_000) / 7, typedSeconds: kind == .typed ? 12.5 : nil,
                                                    recordedAt: date(&random)))
         }
+        for _ in 0..<Int(random.next() % 3) {
+            result.attachments.append(Attachment(hash: String(repeating: "ab", count: 32), name: texts[Int(random.next() % 8)], mediaType: "image/png",
+                                                 size: Int(random.next() % 1_000_000), description: texts[Int(random.next() % 8)],
+                                                 outcome: random.next() % 2 == 0 ? Int(random.next() % 4) + 1 : nil, attachedAt: date(&random)))
+        }
         return result
     }
 
@@ -72,7 +77,16 @@ import Testing
                     member("typedSeconds", event.typedSeconds.map(JSONValue.number) ?? .null), member("recordedAt", number(event.recordedAt)),
                 ]))
             })),
-        ])
+        ] + (result.attachments.isEmpty ? [] : [
+            member("attachments", .array(result.attachments.map { attachment in
+                JSONNode(.object([
+                    member("hash", .string(attachment.hash)), member("name", .string(attachment.name)),
+                    member("mediaType", .string(attachment.mediaType)), member("size", .integer(attachment.size)),
+                    member("description", .string(attachment.description)),
+                    member("outcome", attachment.outcome.map(JSONValue.integer) ?? .null), member("attachedAt", number(attachment.attachedAt)),
+                ]))
+            })),
+        ]))
     }
 }
 

@@ -46,8 +46,29 @@ extension CheckResult {
             writer.close("}")
         }
         writer.close("]")
+        // Written only when there are any, so every payload recorded before attachments
+        // existed is still exactly the text its hash covers.
+        if !attachments.isEmpty { writeAttachments(into: &writer) }
         writer.close("}")
         return writer.text()
+    }
+
+    private func writeAttachments(into writer: inout CanonicalJSONBuilder) {
+        writer.key("attachments")
+        writer.open("[")
+        for attachment in attachments {
+            writer.item()
+            writer.open("{")
+            writer.member("hash", string: attachment.hash)
+            writer.member("name", string: attachment.name)
+            writer.member("mediaType", string: attachment.mediaType)
+            writer.member("size", integer: attachment.size)
+            writer.member("description", string: attachment.description)
+            writer.member("outcome", integer: attachment.outcome)
+            writer.member("attachedAt", number: attachment.attachedAt.timeIntervalSince1970)
+            writer.close("}")
+        }
+        writer.close("]")
     }
 
     private func writeOutcomes(into writer: inout CanonicalJSONBuilder) {

@@ -99,6 +99,8 @@ package struct CheckResult: Sendable, Equatable {
     package var blockedReason: String?
     package var startedAt: Date
     package var updatedAt: Date
+    /// Evidence attached to the check or to one of its outcomes, in the order attached.
+    package var attachments: [Attachment] = []
 
     package init(
         id: UUID, sessionID: UUID, check: String, protocolHash: String, attempt: Int, outcomeCount: Int,

@@ -102,6 +102,7 @@ extension CheckResult {
         result.outcomes = decodeOutcomes(fields["outcomes"])
         result.counters = decodeCounters(fields["counters"])
         result.stopwatch = decodeEvents(fields["stopwatch"])
+        result.attachments = (fields["attachments"]?.arrayValue ?? []).compactMap(decodeAttachment)
         return result
     }
 
@@ -144,6 +145,13 @@ extension CheckResult {
         guard let verdict = item["verdict"]?.stringValue.flatMap(OutcomeVerdict.init(rawValue:)) else { return nil }
         return OutcomeAnswer(verdict, value: item["value"]?.intValue, note: item["note"]?.stringValue,
                              answeredAt: Date(timeIntervalSince1970: item["answeredAt"]?.doubleValue ?? 0))
+    }
+
+    private static func decodeAttachment(_ item: JSONNode) -> Attachment? {
+        guard let hash = item["hash"]?.stringValue, let size = item["size"]?.intValue else { return nil }
+        return Attachment(hash: hash, name: item["name"]?.stringValue ?? "", mediaType: item["mediaType"]?.stringValue ?? "application/octet-stream",
+                          size: size, description: item["description"]?.stringValue ?? "", outcome: item["outcome"]?.intValue,
+                          attachedAt: Date(timeIntervalSince1970: item["attachedAt"]?.doubleValue ?? 0))
     }
 
     private static func decodeEvent(_ item: JSONNode) -> StopwatchEvent? {
