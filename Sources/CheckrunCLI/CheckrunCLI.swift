@@ -17,6 +17,7 @@ package enum CheckrunCLI {
         AmendCommand.self,
         VerifyCommand.self,
         ExportCommand.self,
+        AttachmentsCommand.self,
         MergeCommand.self,
         LintCommand.self,
         ImportCommand.self,

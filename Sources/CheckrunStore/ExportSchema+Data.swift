@@ -5,13 +5,13 @@ extension ExportSchema {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "export.schema.json",
   "title": "checkrun export",
-  "description": "Sessions and their append-only records, written by `checkrun export` and read back by `checkrun merge`. checkrun writes one session per line. Version 2 carries each record's payload as the exact text that was hashed; version 1 (still read) carried it as a JSON object.",
+  "description": "Sessions and their append-only records, written by `checkrun export` and read back by `checkrun merge`. checkrun writes one session per line. Version 3 adds the bytes of every attachment the records name; version 2 carries each record's payload as the exact text that was hashed; version 1 (still read) carried it as a JSON object.",
   "type": "object",
   "required": ["format", "version", "exportedAt", "release", "sessions"],
   "additionalProperties": false,
   "properties": {
     "format": { "const": "checkrun-export" },
-    "version": { "description": "The export format's version: 2 is written, 1 and 2 are read.", "enum": [1, 2] },
+    "version": { "description": "The export format's version: 3 is written, 1, 2 and 3 are read.", "enum": [1, 2, 3] },
     "exportedAt": { "type": "string" },
     "release": { "description": "The release exported, or null for all.", "type": ["string", "null"] },
     "protocols": {
@@ -28,9 +28,26 @@ extension ExportSchema {
         }
       }
     },
+    "attachments": {
+      "description": "The bytes of every attachment the exported records name, each in pieces of at most 786432 bytes, in order, one piece per line. An attachment's pieces follow one another; together they give its size and its SHA-256.",
+      "type": "array",
+      "items": { "$ref": "#/$defs/attachmentPiece" }
+    },
     "sessions": { "type": "array", "items": { "$ref": "#/$defs/sessionEntry" } }
   },
   "$defs": {
+    "attachmentPiece": {
+      "description": "One piece of an attachment's bytes.",
+      "type": "object",
+      "required": ["hash", "size", "offset", "data"],
+      "additionalProperties": false,
+      "properties": {
+        "hash": { "$ref": "#/$defs/sha256" },
+        "size": { "description": "The whole attachment's size in bytes.", "type": "integer", "minimum": 1 },
+        "offset": { "description": "Where this piece starts in the attachment.", "type": "integer", "minimum": 0 },
+        "data": { "description": "The piece's bytes in base64.", "type": "string" }
+      }
+    },
     "uuid": { "type": "string", "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" },
     "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" },
     "sessionEntry": {

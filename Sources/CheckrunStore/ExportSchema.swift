@@ -14,4 +14,10 @@ package enum ExportSchema {
         JSONMember("$ref", JSONNode(.string("#/$defs/sessionEntry"))),
         JSONMember("$defs", root["$defs"] ?? JSONNode(.object([]))),
     ])))
+
+    /// Validates one piece of an attachment.
+    static let attachmentPiece = JSONSchema(JSONNode(.object([
+        JSONMember("$ref", JSONNode(.string("#/$defs/attachmentPiece"))),
+        JSONMember("$defs", root["$defs"] ?? JSONNode(.object([]))),
+    ])))
 }

@@ -44,6 +44,7 @@ extension ResultStore {
                 "INSERT INTO counter_values (result_id, counter, value, answered_at) VALUES (?, ?, ?, ?)",
                 [id, .text(name), .integer(Int64(counter.value)), SQLValue(counter.answeredAt)])
         }
+        try writeAttachmentRows(result, id: id, existed: existed)
         if existed { try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id]) }
         for (sequence, event) in result.stopwatch.enumerated() {
             try database.run(
@@ -129,6 +130,7 @@ extension ResultStore {
             guard let at = row.int(0), at >= 0, at < count, let kind = row.string(1).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
             results[at].stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
         }
+        try loadAttachments(of: &results, ids: ids)
     }
 
     /// The attempt number a new result gets, for every check already tried in this release,

@@ -26,6 +26,9 @@ package enum WalkEvent: Sendable, Equatable {
     case hint(String)
     /// Save this result now, before asking anything else.
     case save(CheckResult)
+    /// Fetch and store this file (or run the capture command), then hand the attachment to
+    /// `Walk.attached`; on failure say why, and the walk stays at the same prompt.
+    case attach(AttachmentRequest)
     /// The tester asked to stop: everything is saved.
     case quit
     /// Every check has an answer.

@@ -56,6 +56,8 @@ extension Walk {
         "  s  skip     skip this check (asks first if it has answers)",
         "  x  block    mark this check blocked, with a reason",
         "  q  quit     save and stop; resume later with checkrun resume",
+        "  a  attach   a FILE attaches a screenshot, recording or log (drag the file in); a alone runs",
+        "              the capture command. At an expected outcome it belongs to that outcome.",
         "Stopwatch: Enter starts and stops it, p pauses and resumes, space or plus (+) tallies a stop,",
         "  minus (-) takes one back; t 80, t 1:20 or t 1m20s types the time instead.",
         "Expected outcomes: p or pass, f or fail, n or na (not applicable); add a note after it: f Delete fired.",

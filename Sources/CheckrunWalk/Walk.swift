@@ -17,6 +17,8 @@ package struct Walk: Sendable {
     var blocking: Int?
     /// Set after `s` on a check with answers, until the tester confirms or declines.
     var confirmingSkip: Int?
+    /// Set after a file is attached, until the tester says what it shows: (check, attachment).
+    var describing: (check: Int, position: Int)?
     var stopwatch = StopwatchState.idle
     var announced: Int?
 
@@ -90,6 +92,7 @@ package struct Walk: Sendable {
 
     package var prompt: Prompt? {
         guard let index = currentCheck, let step = currentStep else { return nil }
+        if describing != nil { return Prompt(step: step, text: describingPrompt, mode: .line) }
         if confirmingSkip == index {
             return Prompt(step: step, text: "Skip check \(index + 1) and set its answers aside? Type y to skip, or n (or Enter) to go on.", mode: .line)
         }
@@ -142,7 +145,9 @@ package struct Walk: Sendable {
         let trimmed = input.trimmingCharacters(in: .whitespaces)
         let word = trimmed.lowercased()
 
+        if describing != nil { return answerDescription(input, date: date) }
         if confirmingSkip == index { return answerSkipConfirmation(input, word, index, now: now, date: date) }
+        if let request = attachRequest(trimmed, step: step, index: index) { return [.attach(request)] }
         if step == .timing, isStopwatchRunning {
             // Space tallies; it must not be trimmed into an Enter, which stops the timer.
             return handleStopwatchKey(input == " " ? "+" : word, index, now: now, date: date)

@@ -1,3 +1,4 @@
+@testable import CheckrunCLI
 import CheckrunTestSupport
 import Foundation
 
@@ -38,6 +39,9 @@ enum DocumentedExamples {
         Step(command: "checkrun record --release 2.4 --build 311 --check \(tinyTarget) --verdict fail --expected 1=pass --expected 2=fail --count hits=10 --notes \"Delete fired once\""),
         Step(command: "checkrun record --release 2.4 --build 311 --check \(tinyTarget) --verdict fail --expected 1=pass --expected 2=fail --count hits=10 --seconds 42 --notes \"Delete fired once\""),
         Step(command: "checkrun record --release 2.4 --build 311 --check motor-accessibility/switch-control-stops-to-pay --verdict pass --count stops=14 --seconds 1:05"),
+        Step(command: "printf '\\211PNG\\r\\n\\032\\n a screenshot' > shot.png && printf '\\211PNG\\r\\n\\032\\n another one' > retake.png", setup: true),
+        Step(command: "checkrun record --release 2.4 --build 311 --check \(tinyTarget) --verdict fail --expected 2=fail --notes \"Delete fired\" --attach 2=shot.png=\"Delete fired from a 20-point button\"",
+             says: ["with 1 attachment"]),
         // Reports.
         Step(command: "checkrun report --release 2.4", says: ["- Summary: 22 checks"]),
         Step(command: "checkrun report --release 2.4 --format html --out report.html"),
@@ -58,6 +62,10 @@ enum DocumentedExamples {
         Step(command: "checkrun merge ana-2.4.json --db team.sqlite"),
         Step(command: "checkrun amend --release 2.4 --build 311 --check \(tinyTarget) --verdict pass --expected 2=pass --reason \"Delete fired from a test build's debug overlay\""),
         Step(command: "checkrun amend --release 2.4 --build 311 --check \(tinyTarget) --verdict pass --expected 2=pass --reason \"Delete fired from the debug overlay, not the app\""),
+        Step(command: "checkrun amend --release 2.4 --build 311 --check \(tinyTarget) --withdraw shot.png --attach 2=retake.png=\"Delete fired from a 20-point button\" --reason \"The first screenshot showed another screen\"",
+             says: ["The earlier record is kept"]),
+        Step(command: "checkrun attachments --release 2.4", says: ["retake.png, image/png"]),
+        Step(command: "checkrun attachments --release 2.4 --check \(tinyTarget) --out evidence", says: ["tiny-target--touch-one-hand/311-attempt-"]),
         Step(command: "checkrun verify --db team.sqlite", says: ["every chain is intact"]),
         Step(command: "checkrun report --release 2.4 --format json --out report-2.4.json --db team.sqlite"),
         Step(command: "checkrun verify --against report-2.4.json --db team.sqlite"),
@@ -84,8 +92,8 @@ enum DocumentedExamples {
         Step(command: "checkrun help lint", says: ["Usage: checkrun lint"]),
     ]
 
-    static let commands = ["", "run", "resume", "sessions", "record", "report", "compare", "amend", "verify", "export", "merge",
-                           "lint", "import", "list", "show", "completion", "help"]
+    /// The top-level help and every command's, so a new command's examples cannot be missed.
+    static let commands = [""] + CheckrunCLI.commands.map { $0.definition.name }
 
     /// The example lines of `checkrun --help` and of every command's `--help`.
     static func fromHelp() throws -> [String] {

@@ -44,10 +44,10 @@ import Testing
     }
 
     @Test func sizesAreGivenInWords() {
-        #expect(Attachment.sizeText(1) == "1 byte")
-        #expect(Attachment.sizeText(999) == "999 bytes")
-        #expect(Attachment.sizeText(1_234) == "1.2 KB")
-        #expect(Attachment.sizeText(340_000) == "340 KB")
-        #expect(Attachment.sizeText(524_288_000) == "524 MB")
+        #expect(CheckrunModel.Attachment.sizeText(1) == "1 byte")
+        #expect(CheckrunModel.Attachment.sizeText(999) == "999 bytes")
+        #expect(CheckrunModel.Attachment.sizeText(1_234) == "1.2 KB")
+        #expect(CheckrunModel.Attachment.sizeText(340_000) == "340 KB")
+        #expect(CheckrunModel.Attachment.sizeText(524_288_000) == "524 MB")
     }
 }

@@ -52,7 +52,7 @@ extension CanonicalFormTests {
     @Test func aPayloadWithAnAttachment() throws {
         var result = try PayloadTests.sample()
         #expect(!result.payload.contains("attachments"))
-        result.attachments = [Attachment(hash: SHA256.hex("a screenshot"), name: "Shot 1.png", mediaType: "image/png", size: 12,
+        result.attachments = [CheckrunModel.Attachment(hash: SHA256.hex("a screenshot"), name: "Shot 1.png", mediaType: "image/png", size: 12,
                                          description: "The Pay button, 20 points wide", outcome: 2, attachedAt: Date(timeIntervalSince1970: 1_700_000_100.25))]
         #expect(result.payload.hasSuffix("""
               ],

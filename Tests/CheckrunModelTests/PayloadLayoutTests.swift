@@ -44,7 +44,7 @@ import Testing
                                                    recordedAt: date(&random)))
         }
         for _ in 0..<Int(random.next() % 3) {
-            result.attachments.append(Attachment(hash: String(repeating: "ab", count: 32), name: texts[Int(random.next() % 8)], mediaType: "image/png",
+            result.attachments.append(CheckrunModel.Attachment(hash: String(repeating: "ab", count: 32), name: texts[Int(random.next() % 8)], mediaType: "image/png",
                                                  size: Int(random.next() % 1_000_000), description: texts[Int(random.next() % 8)],
                                                  outcome: random.next() % 2 == 0 ? Int(random.next() % 4) + 1 : nil, attachedAt: date(&random)))
         }

@@ -28,7 +28,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try ResultStore(path: folder.path("results.sqlite"))
-        #expect(try store.database.userVersion == 4)
+        #expect(try store.database.userVersion == Schema.latestVersion)
         #expect(try store.database.query("PRAGMA journal_mode") { $0.string(0) }.first == "wal")
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
         // Opening again migrates nothing and keeps the data.
@@ -113,7 +113,7 @@ import Testing
         try raw.execute("PRAGMA user_version = 99")
         raw.close()
         #expect { try ResultStore(path: path) } throws: {
-            ($0 as? StoreError)?.message == "\(path) was written by a newer checkrun (schema version 99; this checkrun knows up to 4); upgrade checkrun to use it"
+            ($0 as? StoreError)?.message == "\(path) was written by a newer checkrun (schema version 99; this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to use it"
         }
     }
 

@@ -44,6 +44,7 @@ import Testing
         var saves: [CheckResult] = []
         var quit = false
         var finished = false
+        var attachRequests: [AttachmentRequest] = []
     }
 
     @discardableResult
@@ -57,6 +58,7 @@ import Testing
                 case .save(let result): transcript.saves.append(result)
                 case .quit: transcript.quit = true
                 case .finished: transcript.finished = true
+                case .attach(let request): transcript.attachRequests.append(request)
                 }
             }
         }

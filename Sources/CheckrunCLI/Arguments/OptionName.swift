@@ -4,7 +4,10 @@
 package enum OptionName: String, Sendable, CaseIterable {
     case accessible
     case against
+    case attach
+    case attachments
     case build
+    case capture
     case builds
     case check
     case count
@@ -19,6 +22,7 @@ package enum OptionName: String, Sendable, CaseIterable {
     case from
     case help
     case json
+    case maxAttachment = "max-attachment"
     case noColor = "no-color"
     case notes
     case os
@@ -36,4 +40,5 @@ package enum OptionName: String, Sendable, CaseIterable {
     case unverified
     case verdict
     case wcag
+    case withdraw
 }

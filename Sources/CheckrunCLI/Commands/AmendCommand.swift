@@ -20,10 +20,14 @@ struct AmendCommand: CheckrunCommand {
             OptionDefinition(.count, .repeated("NAME=N"), help: "A corrected counter value."),
             OptionDefinition(.seconds, .value("N"), help: "A corrected active time."),
             OptionDefinition(.notes, .value("TEXT"), help: "Corrected notes."),
+            AttachmentOptions.attach,
+            OptionDefinition(.withdraw, .repeated("NAME|HASH"), help: "Withdraw an attachment, named by its file name or the start of its hash; its bytes stay in the database (repeatable)."),
+            AttachmentOptions.maxAttachment,
             StoreOptions.database,
         ],
         examples: [
             Example("checkrun amend --release 2.4 --build 311 --check tiny-target/touch-one-hand --verdict pass --expected 2=pass --reason \"Delete fired from a test build's debug overlay\"", "Correct a verdict, saying why."),
+            Example("checkrun amend --release 2.4 --build 311 --check tiny-target/touch-one-hand --withdraw shot.png --attach 2=retake.png=\"Delete fired from a 20-point button\" --reason \"The first screenshot showed another screen\"", "Replace a screenshot; the first stays in the record."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
@@ -36,6 +40,8 @@ struct AmendCommand: CheckrunCommand {
         }
         let store = try context.openStore(.existingOnly)
         let library = try context.loadProtocols()
+        let withdrawals = arguments.all(.withdraw)
+        let limit = try AttachmentOptions.limit(arguments)
         // Read, change and write inside one write transaction: two amends at once each see the
         // other's change, so neither is lost.
         let result = try store.batch { () throws -> CheckResult in
@@ -52,7 +58,12 @@ struct AmendCommand: CheckrunCommand {
             guard let reference = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
-            result = try corrected(result, by: arguments, reference: reference, reason: reason, at: context.now())
+            let requests = try AttachmentOptions.requests(arguments.all(.attach), outcomes: reference.check.expected.count, command: "amend",
+                                                          home: context.environment["HOME"])
+            result = try corrected(result, by: arguments, reference: reference, reason: reason, changesEvidence: !requests.isEmpty || !withdrawals.isEmpty,
+                                   at: context.now())
+            for name in withdrawals { result.attachments.remove(at: try Self.attachmentIndex(name, in: result)) }
+            for request in requests { result.attachments.append(try AttachmentOptions.attach(request, to: store, limit: limit, at: context.now())) }
             result.updatedAt = context.now()
             try store.amend(result, reason: reason, at: result.updatedAt)
             return result
@@ -62,7 +73,8 @@ struct AmendCommand: CheckrunCommand {
     }
 
     /// The result with the corrections the options give; refuses a call that corrects nothing.
-    private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String, at now: Date) throws -> CheckResult {
+    private static func corrected(_ original: CheckResult, by arguments: ParsedArguments, reference: CheckReference, reason: String,
+                                  changesEvidence: Bool, at now: Date) throws -> CheckResult {
         var result = original
         let check = reference.check
         let given = try arguments.value(.verdict).map { try ResultOptions.verdict($0, command: "amend") }
@@ -94,13 +106,29 @@ struct AmendCommand: CheckrunCommand {
             // A changed outcome or count changes the verdict it adds up to.
             result.verdict = result.derivedVerdict(against: check)
         }
-        guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value(.seconds) != nil || arguments.value(.notes) != nil else {
-            throw UsageError("nothing to correct: give --verdict, --expected, --count, --seconds or --notes", command: "amend")
+        guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value(.seconds) != nil || arguments.value(.notes) != nil || changesEvidence else {
+            throw UsageError("nothing to correct: give --verdict, --expected, --count, --seconds, --notes, --attach or --withdraw", command: "amend")
         }
         let contradictions = Judgement.contradictions(of: result, against: check)
         guard contradictions.isEmpty else {
             throw CommandFailure("the corrected result contradicts itself: \(contradictions.joined(separator: "; ")). Nothing was amended", exitCode: 2)
         }
         return result
+    }
+
+    /// The attachment `name` names: its file name, or the start of its hash (8 digits or more).
+    private static func attachmentIndex(_ name: String, in result: CheckResult) throws -> Int {
+        let lowered = name.lowercased()
+        let matches = result.attachments.indices.filter {
+            result.attachments[$0].name == name || (lowered.count >= 8 && result.attachments[$0].hash.hasPrefix(lowered))
+        }
+        guard matches.count == 1, let index = matches.first else {
+            let listed = result.attachments.map { "\(DisplayText.neutralised($0.name)) (\($0.hash.prefix(12)))" }
+            let known = listed.isEmpty ? "it has none" : "its attachments: \(listed.joined(separator: ", "))"
+            throw CommandFailure(matches.isEmpty
+                ? "--withdraw \(DisplayText.preview(name, limit: 80)): the result has no such attachment; \(known)"
+                : "--withdraw \(DisplayText.preview(name, limit: 80)) names several attachments; give the start of a hash instead: \(known)")
+        }
+        return index
     }
 }

@@ -25,7 +25,7 @@ struct ExportCommand: CheckrunCommand {
             do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }
         var file = try AtomicFile(path: out)
-        let counts: (sessions: Int, records: Int)
+        let counts: ExportCounts
         do {
             counts = try store.export(release: release) { try file.write($0) }
             try file.commit()
@@ -33,7 +33,8 @@ struct ExportCommand: CheckrunCommand {
             file.discard()
             throw error
         }
-        context.print("Exported \(counts.sessions) session\(counts.sessions == 1 ? "" : "s") with \(counts.records) record\(counts.records == 1 ? "" : "s") to \(out).")
+        let attachments = counts.attachments == 0 ? "" : " and \(counts.attachments) attachment\(counts.attachments == 1 ? "" : "s")"
+        context.print("Exported \(counts.sessions) session\(counts.sessions == 1 ? "" : "s") with \(counts.records) record\(counts.records == 1 ? "" : "s")\(attachments) to \(out).")
         return 0
     }
 }

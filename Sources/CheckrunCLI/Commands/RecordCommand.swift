@@ -26,11 +26,14 @@ struct RecordCommand: CheckrunCommand {
             OptionDefinition(.tester, .value("NAME"), help: "Who tested (default: $USER)."),
             OptionDefinition(.device, .value("TEXT"), help: "The device."),
             OptionDefinition(.os, .value("VERSION"), help: "The device's OS version, e.g. 18.1."),
+            AttachmentOptions.attach,
+            AttachmentOptions.maxAttachment,
             StoreOptions.database,
         ],
         examples: [
             Example("checkrun record --release 2.4 --build 311 --check tiny-target/touch-one-hand --verdict fail --expected 1=pass --expected 2=fail --count hits=10 --notes \"Delete fired once\"", "Record a failed check with its outcomes."),
             Example("checkrun record --release 2.4 --build 311 --check motor-accessibility/switch-control-stops-to-pay --verdict pass --count stops=14 --seconds 1:05", "Record a count and a time."),
+            Example("checkrun record --release 2.4 --build 311 --check tiny-target/touch-one-hand --verdict fail --expected 2=fail --notes \"Delete fired\" --attach 2=shot.png=\"Delete fired from a 20-point button\"", "Record a failure with a screenshot as evidence of outcome 2."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
@@ -58,6 +61,9 @@ struct RecordCommand: CheckrunCommand {
         try refuseContradictions(in: result, against: reference.check)
         result.verdict = try judgedVerdict(verdict, of: result, against: reference)
         try refuseContradictions(in: result, against: reference.check)
+        let requests = try AttachmentOptions.requests(arguments.all(.attach), outcomes: reference.check.expected.count, command: "record",
+                                                      home: context.environment["HOME"])
+        let limit = try AttachmentOptions.limit(arguments)
         let store = try context.openStore()
         // The attempt is numbered, the session written and the result saved in one write
         // transaction: two records at once cannot take the same attempt, and a kill leaves
@@ -66,9 +72,13 @@ struct RecordCommand: CheckrunCommand {
             result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: session.device)
             try store.insert(session)
             try store.keep([reference.document])
+            for request in requests {
+                result.attachments.append(try AttachmentOptions.attach(request, to: store, limit: limit, at: now))
+            }
             try store.save(result)
         }
-        context.print("Recorded \(reference.name): \(result.verdict?.rawValue ?? "in progress"), attempt \(result.attempt), in session \(session.shortID).")
+        let evidence = result.attachments.isEmpty ? "" : ", with \(result.attachments.count) attachment\(result.attachments.count == 1 ? "" : "s")"
+        context.print("Recorded \(reference.name): \(result.verdict?.rawValue ?? "in progress"), attempt \(result.attempt), in session \(session.shortID)\(evidence).")
         return 0
     }
 

@@ -8,7 +8,7 @@ struct ResumeCommand: CheckrunCommand {
         name: "resume",
         abstract: "Continue the newest unfinished session, or the one named, where it stopped.",
         arguments: [ArgumentDefinition("SESSION", help: "A session id or its first characters (see `checkrun sessions`).", optional: true)],
-        options: [StoreOptions.database],
+        options: [AttachmentOptions.capture, AttachmentOptions.maxAttachment, StoreOptions.database],
         examples: [
             Example("checkrun resume", "Continue the newest unfinished session."),
             Example("checkrun resume 3f2a91c4", "Continue that session."),

@@ -22,6 +22,8 @@ struct RunCommand: CheckrunCommand {
             OptionDefinition(.device, .value("TEXT"), help: "The device, e.g. \"iPhone 15, iOS 18.2\"."),
             OptionDefinition(.os, .value("VERSION"), help: "The OS version, e.g. 18.2."),
             OptionDefinition(.tester, .value("NAME"), help: "Who is testing (default: $USER)."),
+            AttachmentOptions.capture,
+            AttachmentOptions.maxAttachment,
             StoreOptions.database,
         ] + CheckFilter.options,
         examples: [

@@ -33,7 +33,10 @@ struct VerifyCommand: CheckrunCommand {
         if let pins { report.problems += try store.problems(against: pins.chains) }
         for problem in report.fileProblems { context.print(problem) }
         for problem in report.problems { context.print(problem.description) }
-        let counts = "\(report.records) record\(report.records == 1 ? "" : "s") in \(report.sessions) session\(report.sessions == 1 ? "" : "s")"
+        var counts = "\(report.records) record\(report.records == 1 ? "" : "s") in \(report.sessions) session\(report.sessions == 1 ? "" : "s")"
+        if report.attachments > 0 {
+            counts += " and \(report.attachments) attachment\(report.attachments == 1 ? "" : "s") (\(Attachment.sizeText(report.attachmentBytes)), rehashed)"
+        }
         let against = pins.map { "; \($0.chains.count) session\($0.chains.count == 1 ? "" : "s") pinned by \($0.path) are whole" } ?? ""
         if report.isClean {
             context.print("Verified: \(counts); every chain is intact and the file is sound\(against).")

@@ -58,22 +58,27 @@ struct WalkRunner {
                 if terminal == nil { context.print("> " + DisplayText.preview(line, limit: 500)) }
             }
             let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime, date: context.now())
-            // Every save commits before anything is said: no line may announce an answer as
-            // kept while its commit could still fail.
-            for case .save(let result) in events { try save(result) }
-            var stop: Ending?
-            for event in events {
-                switch event {
-                case .quit: stop = .quit
-                case .finished: stop = .finished
-                default: show(event)
-                }
-            }
-            if let stop { ending = stop; break loop }
+            if let stop = try process(events) { ending = stop; break loop }
             emit(walk.introduce())
         }
         terminal?.restore()
         return try finish(ending)
+    }
+
+    /// Saves, then says: every save commits before anything is said, so no line announces an
+    /// answer as kept while its commit could still fail. Returns how the walk ends, if it does.
+    private mutating func process(_ events: [WalkEvent]) throws -> Ending? {
+        for case .save(let result) in events { try save(result) }
+        var stop: Ending?
+        for event in events {
+            switch event {
+            case .quit: stop = .quit
+            case .finished: stop = .finished
+            case .attach(let request): stop = try process(attach(request)) ?? stop
+            default: show(event)
+            }
+        }
+        return stop
     }
 
     private func emit(_ events: [WalkEvent]) {
@@ -86,7 +91,7 @@ struct WalkRunner {
         case .say(let line): context.print(line)
         case .heading(let line): context.print(context.out.bold(line))
         case .hint(let line): context.print(context.out.dim(line))
-        case .save, .quit, .finished: break
+        case .save, .quit, .finished, .attach: break
         }
     }
 

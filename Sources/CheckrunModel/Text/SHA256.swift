@@ -48,6 +48,11 @@ package enum SHA256 {
             text.withUTF8 { update($0) }
         }
 
+        /// Bytes read from a file or a database, a piece at a time.
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            update(bytes.assumingMemoryBound(to: UInt8.self))
+        }
+
         package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard var base = bytes.baseAddress, !bytes.isEmpty else { return }
             var remaining = bytes.count

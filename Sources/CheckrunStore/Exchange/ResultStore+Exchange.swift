@@ -8,6 +8,7 @@ package struct MergeSummary: Sendable, Equatable {
     package var sessionsUnchanged = 0
     package var recordsAdded = 0
     package var resultsAdded = 0
+    package var attachmentsAdded = 0
 
     package init() {}
 }
@@ -25,44 +26,6 @@ package struct MergeConflict: Error, CustomStringConvertible {
 }
 
 extension ResultStore {
-    /// Every session (of one release, or all) with its records, one at a time.
-    package func forEachSessionEntry(release: String?, _ body: (SessionEntry) throws -> Void) throws {
-        let sessions = try database.query(
-            "SELECT id FROM sessions WHERE ?1 IS NULL OR release = ?1 ORDER BY started_at, id", [SQLValue(release)]
-        ) { $0.string(0).flatMap(UUID.init(text:)) }
-        for case let id? in sessions {
-            guard let session = try session(id: id) else { continue }
-            var records: [Record] = []
-            try forEachRecord(inSession: id) { records.append($0) }
-            try body(SessionEntry(session: session, records: records))
-        }
-    }
-
-    /// The export format written: 2 carries payloads as the exact text that was hashed.
-    package static let exportVersion = 2
-
-    /// Writes sessions and records in the export format, one session per line, handing the text
-    /// to `write` a piece at a time (the caller owns the file, so every file has one writer).
-    package func export(release: String?, write: (String) throws -> Void) throws -> (sessions: Int, records: Int) {
-        var counts = (sessions: 0, records: 0)
-        try write("{\"format\": \"checkrun-export\", \"version\": \(Self.exportVersion), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), ")
-        var versions: [JSONNode] = []
-        try forEachProtocolVersion { version in
-            versions.append(JSONNode(.object([JSONMember("hash", JSONNode(.string(version.hash))), JSONMember("protocol", JSONNode(.string(version.protocolID))),
-                                              JSONMember("content", JSONNode(.string(version.content)))])))
-        }
-        try write("\"protocols\": " + JSONWriter.compact(.array(versions)) + ", \"sessions\": [\n")
-        var first = true
-        try forEachSessionEntry(release: release) { entry in
-            try write((first ? "" : ",\n") + JSONWriter.compact(entry.json))
-            first = false
-            counts.sessions += 1
-            counts.records += entry.records.count
-        }
-        try write("\n]}\n")
-        return counts
-    }
-
     /// Brings the sessions of every source into this database. Every source is read and
     /// checked whole first (chains, conflicts with what is here, which session each result
     /// belongs to), so a bad source means nothing is written. The writing then commits whole
@@ -80,8 +43,10 @@ extension ResultStore {
             CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT PRIMARY KEY, details TEXT NOT NULL) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT NOT NULL, sequence INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT NOT NULL, place TEXT NOT NULL);
+            CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT PRIMARY KEY) WITHOUT ROWID;
             """)
-        defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records;") }
+        defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records; DROP TABLE IF EXISTS temp.merge_named; DROP TABLE IF EXISTS temp.merge_attachments;") }
         var versions: [(String, [ProtocolVersion])] = []
         for source in sources {
             var checked = 0
@@ -96,7 +61,9 @@ extension ResultStore {
                 throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
             }
             versions.append((source.name, kept))
+            try checkAttachments(of: source)
         }
+        try requireNamedAttachments()
         do {
             return try writeMerge(sources, versions: versions, batchSeconds: batchSeconds, progress: progress)
         } catch let conflict as MergeConflict {
@@ -112,6 +79,9 @@ extension ResultStore {
         var summaries: [MergeSummary] = []
         for (index, source) in sources.enumerated() {
             var summary = MergeSummary()
+            // Bytes before the records that name them: stopped in between, the database holds
+            // attachments nothing names yet, never a record whose evidence is missing.
+            summary.attachmentsAdded = try writeAttachments(of: source)
             var seen = 0
             try database.batches(every: batchSeconds) { boundary in
                 if index == 0 { for (name, kept) in versions { try keep(kept, source: name) } }
@@ -183,6 +153,10 @@ extension ResultStore {
                 throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
             }
             latest[record.resultID] = (record.sequence, result)
+            for attachment in result.attachments {
+                try database.run("INSERT INTO temp.merge_named (hash, place) VALUES (?, ?)",
+                                 [.text(attachment.hash), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])
+            }
         }
         // The same judge as the walk, `record` and `amend`, on each result as it now stands
         // (the protocols are not needed for these rules).

@@ -10,7 +10,12 @@ package protocol SessionSource {
     func forEachEntry(_ body: (SessionEntry) throws -> Void) throws
     /// The protocol versions the source keeps (see `ResultStore.keep`).
     func protocolVersions() throws -> [ResultStore.ProtocolVersion]
+    /// Each attachment the source carries, its bytes streamed by `produce` (see `AttachmentProducer`).
+    func forEachAttachment(_ body: (_ hash: String, _ size: Int, _ produce: AttachmentProducer) throws -> Void) throws
 }
+
+/// Hands an attachment's bytes, a piece at a time, to the function it is given.
+package typealias AttachmentProducer = ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
 
 /// Another checkrun database.
 package final class DatabaseSource: SessionSource {
@@ -38,6 +43,10 @@ package final class DatabaseSource: SessionSource {
 
     package func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
         try store.forEachSessionEntry(release: release, body)
+    }
+
+    package func forEachAttachment(_ body: (_ hash: String, _ size: Int, _ produce: AttachmentProducer) throws -> Void) throws {
+        try store.forEachAttachment(release: release, body)
     }
 
     package func protocolVersions() throws -> [ResultStore.ProtocolVersion] {
@@ -87,6 +96,16 @@ package final class ExportFileSource: SessionSource {
     /// The header's members (everything but `sessions`), as read; checked once the whole
     /// object has been read, since a tool may have sorted the keys after `sessions`.
     package func forEachEntry(_ body: (SessionEntry) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { try walk(sessions: $0, attachments: nil) }
+    }
+
+    package func forEachAttachment(_ body: (_ hash: String, _ size: Int, _ produce: AttachmentProducer) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { try walk(sessions: nil, attachments: $0) }
+    }
+
+    /// Reads the file through once, handing over sessions or attachments; the other kind is
+    /// skipped a value at a time.
+    private func walk(sessions: ((SessionEntry) throws -> Void)?, attachments: ((_ hash: String, _ size: Int, _ produce: AttachmentProducer) throws -> Void)?) throws {
         var scanner = try ExportScanner(path: path)
         defer { scanner.close() }
         guard try scanner.peek() != nil else { throw ExportFileError(description: "\(path): the file is empty; it is not a checkrun export") }
@@ -108,7 +127,10 @@ package final class ExportFileSource: SessionSource {
             try scanner.expect(UInt8(ascii: ":"), "a colon after the key")
             if key == "sessions" {
                 sawSessions = true
-                try readSessions(&scanner, body)
+                try readSessions(&scanner, sessions)
+            } else if key == "attachments" {
+                var pieces = AttachmentPieces(path: path)
+                try pieces.read(&scanner, attachments)
             } else if key == "protocols" {
                 // Protocol texts are kept apart from the header, which stays small.
                 found = try versions(try scanner.value(limit: 64 << 20))
@@ -124,12 +146,13 @@ package final class ExportFileSource: SessionSource {
         seenVersions = found
     }
 
-    private func readSessions(_ scanner: inout ExportScanner, _ body: (SessionEntry) throws -> Void) throws {
+    private func readSessions(_ scanner: inout ExportScanner, _ body: ((SessionEntry) throws -> Void)?) throws {
         try scanner.expect(UInt8(ascii: "["), "[ to begin the list of sessions")
         var index = 0
         while try scanner.peek() != UInt8(ascii: "]") {
             if index > 0 { try scanner.expect(UInt8(ascii: ","), "a comma or ] between sessions") }
-            try body(try entry(try scanner.value(), index: index))
+            let value = try scanner.value()
+            if let body { try body(try entry(value, index: index)) }
             index += 1
         }
         try scanner.expect(UInt8(ascii: "]"), "]")
@@ -149,7 +172,7 @@ package final class ExportFileSource: SessionSource {
         if let version = root["version"]?.intValue, version > ResultStore.exportVersion {
             throw ExportFileError(description: "\(path) was written by a newer checkrun (export version \(version); this checkrun reads up to \(ResultStore.exportVersion)); upgrade checkrun to merge it")
         }
-        try problems(ExportSchema.document.validate(root), at: header.first?.value)
+        try Self.problems(ExportSchema.document.validate(root), at: header.first?.value, path: path)
     }
 
     private func entry(_ value: ExportScanner.Value, index: Int) throws -> SessionEntry {
@@ -160,14 +183,14 @@ package final class ExportFileSource: SessionSource {
             let truncated = error.message.contains("end") ? " (is the file truncated?)" : ""
             throw ExportFileError(description: "\(path):\(line):\(column): invalid JSON in session \(index + 1): \(error.message)\(truncated)")
         }
-        try problems(ExportSchema.sessionEntry.validate(node), at: value, pointerPrefix: "/sessions/\(index)")
+        try Self.problems(ExportSchema.sessionEntry.validate(node), at: value, pointerPrefix: "/sessions/\(index)", path: path)
         guard let entry = SessionEntry(json: node) else {
             throw ExportFileError(description: "\(path):\(value.line): the session cannot be read")
         }
         return entry
     }
 
-    private func problems(_ violations: [SchemaViolation], at value: ExportScanner.Value?, pointerPrefix: String = "") throws {
+    static func problems(_ violations: [SchemaViolation], at value: ExportScanner.Value?, pointerPrefix: String = "", path: String) throws {
         guard let first = violations.first else { return }
         let place = value.map { ":\($0.line)" } ?? ""
         let pointer = pointerPrefix + (first.pointer.description == "/" ? "" : first.pointer.description)

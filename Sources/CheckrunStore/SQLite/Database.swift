@@ -7,7 +7,7 @@ private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: 
 /// One SQLite connection: prepared statements with bound parameters only, cached by SQL text,
 /// and errors that carry SQLite's message. Not shared between threads.
 package final class Database {
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     package let path: String
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
@@ -98,7 +98,7 @@ package final class Database {
         return "cannot open the database \(path): \(sqliteMessage)"
     }
 
-    private func error(_ status: Int32, _ context: String, sql: String? = nil) -> StoreError {
+    func error(_ status: Int32, _ context: String, sql: String? = nil) -> StoreError {
         var error = describe(status, context)
         error.sql = sql
         return error

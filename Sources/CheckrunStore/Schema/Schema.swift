@@ -66,6 +66,29 @@ enum Schema {
                 content TEXT NOT NULL
             );
             """),
+        // 5: evidence. The bytes of each attached file once, under the SHA-256 of their content
+        // (a rowid table, so SQLite's incremental blob I/O can stream them in and out), and
+        // each result's attachments as its latest record lists them.
+        Migration(sql: """
+            CREATE TABLE attachment_files (
+                hash TEXT NOT NULL UNIQUE,
+                size INTEGER NOT NULL CHECK (size > 0),
+                content BLOB NOT NULL
+            );
+            CREATE TABLE result_attachments (
+                result_id TEXT NOT NULL REFERENCES results (id),
+                position INTEGER NOT NULL,
+                hash TEXT NOT NULL,
+                name TEXT NOT NULL,
+                media_type TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                description TEXT NOT NULL,
+                outcome INTEGER,
+                attached_at REAL NOT NULL,
+                PRIMARY KEY (result_id, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX result_attachments_by_hash ON result_attachments (hash);
+            """),
     ]
 
     private static let migration1 =

@@ -11,6 +11,8 @@ struct ChainCheck {
     private(set) var latest: [UUID: Record] = [:]
     private(set) var amendments: [UUID: (count: Int, reason: String?)] = [:]
     private(set) var count = 0
+    /// Every attachment any record names, withdrawn ones too: their bytes must stay.
+    private(set) var attachments: [NamedAttachment] = []
 
     init(session: Session) {
         self.session = session
@@ -35,6 +37,11 @@ struct ChainCheck {
         }
         expected = (record.sequence, record.hash)
         latest[record.resultID] = record
+        if Self.listsAttachments(record.payload), let result = CheckResult.decoding(payload: record.payload, sessionID: session.id) {
+            for attachment in result.attachments {
+                attachments.append(NamedAttachment(hash: attachment.hash, name: attachment.name, check: result.check, session: session.id, sequence: record.sequence))
+            }
+        }
         if record.kind == .amend {
             amendments[record.resultID] = ((amendments[record.resultID]?.count ?? 0) + 1, record.reason)
         }
@@ -44,8 +51,36 @@ struct ChainCheck {
         problems.append(VerificationProblem(session: session.id, sequence: sequence, message: message))
     }
 
+    /// Whether a payload has an `attachments` member. It is the last member when present, so
+    /// this looks back from the end for the last line that opens a top-level member (two
+    /// spaces and a quote; strings never hold a raw line end) and reads its key: the payloads
+    /// of results without evidence (nearly all) are not parsed.
+    static func listsAttachments(_ payload: String) -> Bool {
+        let key = Array("  \"attachments\": [".utf8)
+        var payload = payload
+        return payload.withUTF8 { bytes in
+            var index = bytes.count - 1
+            while index > 0 {
+                if bytes[index - 1] == 0x0A, index + 2 < bytes.count, bytes[index] == 0x20, bytes[index + 1] == 0x20, bytes[index + 2] == 0x22 {
+                    return bytes.count - index >= key.count && bytes[index..<index + key.count].elementsEqual(key)
+                }
+                index -= 1
+            }
+            return false
+        }
+    }
+
     /// A canonical payload starts with the result's id, so this needs no parsing.
     static func holds(_ payload: String, result id: UUID) -> Bool {
         payload.utf8.starts(with: "{\n  \"id\": \"\(id.lowercasedText)\"".utf8)
     }
+}
+
+/// An attachment a record names, and where.
+struct NamedAttachment: Sendable {
+    var hash: String
+    var name: String
+    var check: String
+    var session: UUID
+    var sequence: Int
 }

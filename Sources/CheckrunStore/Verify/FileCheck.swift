@@ -1,12 +1,19 @@
+import CheckrunModel
 import Foundation
 
-/// SQLite's own check of a database file (`PRAGMA quick_check`) and the scan for ids checkrun
-/// did not write, run on another thread with a connection of its own, beside the chains'
-/// verification: both read whole tables, and one after the other they took as long as the
-/// floor `verify` is measured against.
+/// SQLite's own check of a database file (`PRAGMA quick_check`), the scan for ids checkrun
+/// did not write and the rehash of every attachment's bytes, run on another thread with a
+/// connection of its own, beside the chains' verification: each reads whole tables, and one
+/// after the other they took as long as the floor `verify` is measured against.
 final class FileCheck: @unchecked Sendable {
+    struct Outcome {
+        var problems: [String] = []
+        /// The attachments stored whole, by hash.
+        var attachments: [(hash: String, size: Int)] = []
+    }
+
     private let done = DispatchSemaphore(value: 0)
-    private var outcome: Result<[String], any Error> = .success([])
+    private var result: Result<Outcome, any Error> = .success(Outcome())
 
     init(path: String) {
         DispatchQueue.global().async { [self] in
@@ -15,17 +22,56 @@ final class FileCheck: @unchecked Sendable {
                 let database = try Database(path: path, create: false, readOnly: true)
                 defer { database.close() }
                 let lines = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
-                let damage = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
-                outcome = .success(damage + (try ResultStore(readingDatabase: database).idFormProblems()))
+                var outcome = Outcome()
+                outcome.problems = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
+                let store = ResultStore(readingDatabase: database)
+                outcome.problems += try store.idFormProblems()
+                try store.rehashAttachments(into: &outcome)
+                result = .success(outcome)
             } catch {
-                outcome = .failure(error)
+                result = .failure(error)
             }
         }
     }
 
-    /// Waits for the check; what SQLite found, in words.
-    func problems() throws -> [String] {
+    /// Waits for the check; what it found.
+    func outcome() throws -> Outcome {
         done.wait()
-        return try outcome.get()
+        return try result.get()
+    }
+
+    /// Waits for the check; what SQLite found, in words.
+    func problems() throws -> [String] { try outcome().problems }
+}
+
+extension ResultStore {
+    /// Reads every stored attachment back and hashes it: bytes edited in the file no longer
+    /// give the hash they are stored (and recorded) under.
+    fileprivate func rehashAttachments(into outcome: inout FileCheck.Outcome) throws {
+        for (hash, size) in try storedAttachments() {
+            var hasher = SHA256.Hasher()
+            var count = 0
+            try readAttachment(hash: hash) { bytes in
+                hasher.update(bytes)
+                count += bytes.count
+            }
+            if count != size || hasher.finalHex() != hash {
+                outcome.problems.append("the stored bytes of attachment \(DisplayText.preview(hash, limit: 64)) were changed behind checkrun's back: they no longer give the hash they are recorded under")
+            } else {
+                outcome.attachments.append((hash, size))
+            }
+        }
+    }
+
+    /// Problems for attachments a record names whose bytes are gone (or were changed, and so
+    /// are not among `stored`).
+    static func missingAttachments(_ named: [NamedAttachment], stored: Set<String>) -> [VerificationProblem] {
+        var reported = Set<String>()
+        var problems: [VerificationProblem] = []
+        for attachment in named where !stored.contains(attachment.hash) && reported.insert(attachment.hash + attachment.session.storageText).inserted {
+            problems.append(VerificationProblem(session: attachment.session, sequence: attachment.sequence,
+                message: "\(attachment.check): the attachment \(attachment.name) (\(attachment.hash.prefix(12))) is missing or changed: its bytes are not as recorded"))
+        }
+        return problems
     }
 }

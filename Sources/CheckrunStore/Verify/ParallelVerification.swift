@@ -49,6 +49,7 @@ enum ParallelVerification {
                     total.sessions += report.sessions
                     total.records += report.records
                     total.problems += report.problems
+                    total.namedAttachments += report.namedAttachments
                 }
                 return total
             }

@@ -7,7 +7,7 @@ extension ResultStore {
     /// would slip past checks that read ids as UUIDs, which ignore case.
     static let idColumns: [(table: String, column: String)] = [
         ("sessions", "id"), ("results", "id"), ("results", "session_id"), ("records", "session_id"), ("records", "result_id"),
-        ("outcome_answers", "result_id"), ("counter_values", "result_id"), ("stopwatch_events", "result_id"),
+        ("outcome_answers", "result_id"), ("counter_values", "result_id"), ("stopwatch_events", "result_id"), ("result_attachments", "result_id"),
     ]
 
     /// Problems for every id not in checkrun's own form, in the whole database or one release.

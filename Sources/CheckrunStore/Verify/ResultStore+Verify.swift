@@ -16,7 +16,12 @@ package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible
 package struct VerificationReport: Sendable {
     package var sessions = 0
     package var records = 0
+    /// Stored attachments whose bytes were rehashed, and their total size.
+    package var attachments = 0
+    package var attachmentBytes = 0
     package var problems: [VerificationProblem] = []
+    /// Every attachment a record names (gathered by the lanes, checked once at the end).
+    var namedAttachments: [NamedAttachment] = []
     /// Problems of the file itself, from SQLite's own check.
     package var fileProblems: [String] = []
 
@@ -41,7 +46,11 @@ extension ResultStore {
         report.sessions = verified.sessions
         report.records = verified.records
         report.problems = verified.problems
-        report.fileProblems = try soundness.problems()
+        let files = try soundness.outcome()
+        report.fileProblems = files.problems
+        report.attachments = files.attachments.count
+        report.attachmentBytes = files.attachments.reduce(0) { $0 + $1.size }
+        report.problems += Self.missingAttachments(verified.namedAttachments, stored: Set(files.attachments.map(\.hash)))
         try forEachProtocolVersion { version in
             if SHA256.hex(version.content) != version.hash {
                 report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")

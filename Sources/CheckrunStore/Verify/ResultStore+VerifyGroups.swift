@@ -57,6 +57,7 @@ extension ResultStore {
                 continue
             }
             report.problems += chain.problems
+            report.namedAttachments += chain.attachments
             if chain.count == 0 && session.finishedAt != nil {
                 // A walk that has had no answer yet has no records, and is unfinished; a finished
                 // session without one was added, or emptied, behind checkrun's back.

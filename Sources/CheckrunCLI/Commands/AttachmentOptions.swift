@@ -1,0 +1,91 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// Attaching evidence, read the same way by `record`, `amend` and the walk: which file, to
+/// which outcome, with which description, and how large a file may be.
+enum AttachmentOptions {
+    /// One file to attach.
+    struct Request: Equatable {
+        var path: String
+        /// Numbered from 1; nil for the whole check.
+        var outcome: Int?
+        var description: String
+    }
+
+    static let attach = OptionDefinition(.attach, .repeated("[N=]FILE[=TEXT]"),
+        help: "Attach a screenshot, recording or log: FILE to the check, 2=FILE to expected outcome 2, FILE=TEXT with a description (repeatable).",
+        completion: .file)
+    static let maxAttachment = OptionDefinition(.maxAttachment, .value("SIZE"),
+        help: "The largest file accepted, e.g. 200MB or 1GB (default 500MB; at most 1GB).")
+
+    static let capture = OptionDefinition(.capture, .value("CMD"),
+        help: "The command `a` runs to capture a screenshot, with {file} where it writes (default: $CHECKRUN_CAPTURE).")
+
+    /// `--attach` values: `FILE`, `N=FILE`, `FILE=TEXT`, `N=FILE=TEXT`. A path holding `=` is
+    /// read whole when that file exists.
+    static func requests(_ items: [String], outcomes: Int, command: String, home: String?) throws -> [Request] {
+        try items.map { item in
+            var rest = Substring(item)
+            var outcome: Int?
+            if let equals = rest.firstIndex(of: "="), let number = Int(rest[..<equals]), rest[..<equals].allSatisfy(\.isASCII) {
+                guard (1...max(outcomes, 1)).contains(number), number <= outcomes else {
+                    throw CommandFailure("--attach \(DisplayText.preview(item, limit: 80)): the check has \(outcomes) expected outcome\(outcomes == 1 ? "" : "s"); \(number) is out of range")
+                }
+                outcome = number
+                rest = rest[rest.index(after: equals)...]
+            }
+            var path = String(rest)
+            var description = ""
+            if !FileManager.default.fileExists(atPath: DroppedPath.resolve(path, home: home) ?? path), let equals = rest.firstIndex(of: "=") {
+                path = String(rest[..<equals])
+                description = String(rest[rest.index(after: equals)...])
+            }
+            guard let resolved = DroppedPath.resolve(path, home: home) else {
+                throw UsageError("--attach '\(DisplayText.preview(item, limit: 80))' names no file; e.g. --attach shot.png or --attach 2=shot.png=\"The Pay button\"", command: command)
+            }
+            try checkDescription(description)
+            return Request(path: resolved, outcome: outcome, description: description)
+        }
+    }
+
+    static func checkDescription(_ text: String) throws {
+        guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
+            throw CommandFailure("the description is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength)")
+        }
+    }
+
+    /// `--max-attachment SIZE`: bytes, or a number with KB, MB or GB (powers of 1000).
+    static func limit(_ arguments: ParsedArguments) throws -> Int {
+        guard let text = arguments.value(.maxAttachment) else { return ResultStore.defaultAttachmentLimit }
+        guard let bytes = size(text), bytes > 0 else {
+            throw CommandFailure("--max-attachment '\(DisplayText.preview(text, limit: 40))' is not a size; use e.g. 200MB, 1GB or a number of bytes")
+        }
+        guard bytes <= ResultStore.largestAttachmentLimit else {
+            throw CommandFailure("--max-attachment \(text) is over 1GB, the most one attachment can be (SQLite's limit on one value)")
+        }
+        return bytes
+    }
+
+    static func size(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("B", 1)]
+        for (unit, factor) in units where trimmed.hasSuffix(unit) {
+            guard let number = Double(trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)), number.isFinite, number >= 0, number <= 1e12 else { return nil }
+            return Int(number * factor)
+        }
+        guard let number = Int(trimmed) else { return nil }
+        return number
+    }
+
+    /// Stores the file's bytes and describes the attachment; nothing is stored on an error.
+    static func attach(_ request: Request, to store: ResultStore, limit: Int, at date: Date) throws -> Attachment {
+        let stored: StoredAttachment
+        do { stored = try store.storeAttachment(path: request.path, limit: limit) } catch let error as AttachmentError {
+            throw CommandFailure(error.description)
+        }
+        let name = (request.path as NSString).lastPathComponent
+        return Attachment(hash: stored.hash, name: name, mediaType: stored.mediaType, size: stored.size,
+                          description: request.description, outcome: request.outcome, attachedAt: date)
+    }
+}

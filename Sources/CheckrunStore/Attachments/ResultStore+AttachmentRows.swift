@@ -1,0 +1,63 @@
+import CheckrunModel
+import Foundation
+
+/// The results tables' view of attachments: what each result's latest record lists.
+extension ResultStore {
+    func writeAttachmentRows(_ result: CheckResult, id: SQLValue, existed: Bool) throws {
+        if existed { try database.run("DELETE FROM result_attachments WHERE result_id = ?", [id]) }
+        for (position, attachment) in result.attachments.enumerated() {
+            try database.run(
+                """
+                INSERT INTO result_attachments (result_id, position, hash, name, media_type, size, description, outcome, attached_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [id, .integer(Int64(position)), .text(attachment.hash), .text(attachment.name), .text(attachment.mediaType),
+                 .integer(Int64(attachment.size)), .text(attachment.description), SQLValue(attachment.outcome), SQLValue(attachment.attachedAt)])
+        }
+    }
+
+    /// Fills in the attachments of many results in one query (see `loadParts`).
+    func loadAttachments(of results: inout [CheckResult], ids: [SQLValue]) throws {
+        let count = results.count
+        try database.forEach(
+            """
+            SELECT ids.key, a.hash, a.name, a.media_type, a.size, a.description, a.outcome, a.attached_at
+            FROM json_each(?) ids JOIN result_attachments a ON a.result_id = ids.value ORDER BY ids.key, a.position
+            """, ids
+        ) { row in
+            guard let at = row.int(0), at >= 0, at < count, let hash = row.string(1) else { return }
+            results[at].attachments.append(Attachment(
+                hash: hash, name: row.string(2) ?? "", mediaType: row.string(3) ?? "", size: row.int(4) ?? 0,
+                description: row.string(5) ?? "", outcome: row.int(6), attachedAt: row.date(7) ?? Date()))
+        }
+    }
+}
+
+/// An attachment of a result, with where the result belongs.
+package struct ReleaseAttachment: Sendable {
+    package var check: String
+    package var build: String
+    package var device: String
+    package var attempt: Int
+    package var attachment: Attachment
+}
+
+extension ResultStore {
+    /// The attachments the results of a release list now (withdrawn ones left out), check by
+    /// check, in the order they were attached; one check's only with `check`.
+    package func attachments(release: String, check: String? = nil) throws -> [ReleaseAttachment] {
+        try database.query(
+            """
+            SELECT r.check_name, s.build, s.device, r.attempt, a.hash, a.name, a.media_type, a.size, a.description, a.outcome, a.attached_at
+            FROM sessions s JOIN results r ON r.session_id = s.id JOIN result_attachments a ON a.result_id = r.id
+            WHERE s.release = ?1 AND (?2 IS NULL OR r.check_name = ?2)
+            ORDER BY r.check_name, s.build, s.device, r.attempt, a.position
+            """, [.text(release), SQLValue(check)]
+        ) { row in
+            ReleaseAttachment(
+                check: row.string(0) ?? "", build: row.string(1) ?? "", device: row.string(2) ?? "", attempt: row.int(3) ?? 1,
+                attachment: Attachment(hash: row.string(4) ?? "", name: row.string(5) ?? "", mediaType: row.string(6) ?? "", size: row.int(7) ?? 0,
+                                       description: row.string(8) ?? "", outcome: row.int(9), attachedAt: row.date(10) ?? Date()))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import CheckrunModel
+import Foundation
+
+/// The bytes of a file the database now holds.
+package struct StoredAttachment: Sendable, Equatable {
+    package var hash: String
+    package var size: Int
+    package var mediaType: String
+}
+
+/// Attachments' bytes, kept once each in the database under the SHA-256 of their content, so
+/// one file still holds every answer and its evidence, and the record chain, which names each
+/// attachment by that hash, covers the bytes too.
+extension ResultStore {
+    /// The default largest file accepted: a few minutes of screen recording.
+    package static let defaultAttachmentLimit = 500_000_000
+    /// SQLite's own limit on one value (SQLITE_MAX_LENGTH).
+    package static let largestAttachmentLimit = 1_000_000_000
+
+    /// Reads the file into the database, unless the same bytes are there already. Read twice:
+    /// once to hash it (and tell its type), once inside the transaction that stores it,
+    /// hashing again, so what is stored is exactly what was hashed; a file changed in between
+    /// stores nothing. Memory stays at one piece of the file whatever its size.
+    package func storeAttachment(path: String, limit: Int = defaultAttachmentLimit) throws -> StoredAttachment {
+        let file = try AttachmentFile(path: path, limit: min(limit, Self.largestAttachmentLimit))
+        defer { file.close() }
+        var hasher = SHA256.Hasher()
+        var prefix: [UInt8] = []
+        try file.read { bytes in
+            if prefix.count < MediaType.prefixLength { prefix += bytes.prefix(MediaType.prefixLength - prefix.count) }
+            hasher.update(bytes)
+        }
+        let stored = StoredAttachment(hash: hasher.finalHex(), size: file.size, mediaType: MediaType.sniff(prefix))
+        try database.transaction {
+            guard try storedSize(of: stored.hash) == nil else { return }
+            try insertAttachment(hash: stored.hash, size: stored.size) { write in try file.read(write) }
+        }
+        return stored
+    }
+
+    /// Stores bytes that arrive in pieces (from another database or an export), checking they
+    /// give `hash`; nothing is stored when they do not. Runs inside the caller's transaction.
+    func insertAttachment(hash: String, size: Int, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try database.run("INSERT INTO attachment_files (hash, size, content) VALUES (?, ?, zeroblob(?))",
+                         [.text(hash), .integer(Int64(size)), .integer(Int64(size))])
+        let row = database.lastInsertedRowID
+        var hasher = SHA256.Hasher()
+        var written = 0
+        try database.withBlob(table: "attachment_files", column: "content", rowID: row, writable: true) { blob in
+            try produce { bytes in
+                guard written + bytes.count <= size else { throw AttachmentError("the bytes of attachment \(hash.prefix(12)) are longer than their stated size") }
+                try blob.write(bytes, at: written)
+                hasher.update(bytes)
+                written += bytes.count
+            }
+        }
+        guard written == size, hasher.finalHex() == hash else {
+            throw AttachmentError("the bytes of attachment \(hash.prefix(12)) changed while they were stored, or do not match their hash; nothing was stored")
+        }
+    }
+
+    /// The stored size of the bytes with this hash; nil when they are not here.
+    package func storedSize(of hash: String) throws -> Int? {
+        try database.scalarInt("SELECT size FROM attachment_files WHERE hash = ?", [.text(hash)])
+    }
+
+    /// Hands the stored bytes to `body` a piece at a time; false when they are not here.
+    @discardableResult
+    package func readAttachment(hash: String, chunkSize: Int = AttachmentFile.chunkSize, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard let row = try database.query("SELECT rowid FROM attachment_files WHERE hash = ?", [.text(hash)], { $0.int(0) }).first ?? nil else {
+            return false
+        }
+        try database.withBlob(table: "attachment_files", column: "content", rowID: Int64(row), writable: false) { blob in
+            var buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
+            var offset = 0
+            while offset < blob.size {
+                let count = min(buffer.count, blob.size - offset)
+                try buffer.withUnsafeMutableBytes { try blob.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
+                try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                offset += count
+            }
+        }
+        return true
+    }
+
+    /// Every stored attachment's hash and size, in hash order.
+    package func storedAttachments() throws -> [(hash: String, size: Int)] {
+        try database.query("SELECT hash, size FROM attachment_files ORDER BY hash") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
+    }
+}

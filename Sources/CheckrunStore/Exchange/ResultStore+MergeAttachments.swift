@@ -1,0 +1,51 @@
+import CheckrunModel
+import Foundation
+
+/// A merge's handling of attachments: every piece checked before anything is written, the
+/// bytes written before the records that name them, bytes already here never copied again.
+extension ResultStore {
+    /// First pass: each attachment the source carries gives its stated size and hash.
+    func checkAttachments(of source: any SessionSource) throws {
+        try source.forEachAttachment { hash, size, produce in
+            var hasher = SHA256.Hasher()
+            var count = 0
+            try produce { bytes in
+                hasher.update(bytes)
+                count += bytes.count
+            }
+            guard count == size, hasher.finalHex() == hash else {
+                throw MergeConflict(description: "\(source.name): the bytes of attachment \(hash.prefix(12)) do not give its hash; nothing was merged")
+            }
+            try database.run("INSERT INTO temp.merge_attachments (hash) VALUES (?) ON CONFLICT (hash) DO NOTHING", [.text(hash)])
+        }
+    }
+
+    /// Refuses a merge in which a record names an attachment whose bytes neither the sources
+    /// nor this database hold: merged, its evidence would be missing.
+    func requireNamedAttachments() throws {
+        let missing = try database.query(
+            """
+            SELECT hash, place FROM temp.merge_named
+            WHERE hash NOT IN (SELECT hash FROM temp.merge_attachments) AND hash NOT IN (SELECT hash FROM attachment_files) LIMIT 1
+            """) { ($0.string(0) ?? "", $0.string(1) ?? "") }
+        if let (hash, place) = missing.first {
+            throw MergeConflict(description: "\(place) names attachment \(hash.prefix(12)), whose bytes are not in what is being merged; nothing was merged (export again with a checkrun that carries attachments)")
+        }
+    }
+
+    /// Second pass: stores each attachment not here yet, one transaction each, checking its
+    /// hash again as it is written. Returns how many were added.
+    func writeAttachments(of source: any SessionSource) throws -> Int {
+        var added = 0
+        try source.forEachAttachment { hash, size, produce in
+            guard try storedSize(of: hash) == nil else { return }
+            do {
+                try database.transaction { try insertAttachment(hash: hash, size: size, produce) }
+            } catch let error as AttachmentError {
+                throw StoreError("\(source.name) changed while it was being merged (\(error.description)); sessions merged before it are kept whole, and running the same merge again completes it")
+            }
+            added += 1
+        }
+        return added
+    }
+}

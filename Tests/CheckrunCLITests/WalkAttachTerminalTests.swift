@@ -1,0 +1,70 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Attaching evidence in a walk on a real pseudo-terminal: a dragged-in path, the capture
+/// command while the timer runs, its failure, and a file that cannot be attached.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkAttachTerminalTests {
+    let walkTests = WalkTerminalTests()
+
+    @Test func aDraggedInPathTheCaptureAndTheirFailuresKeepTheWalkGoing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("My Shots"), withIntermediateDirectories: true)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("a screenshot".utf8)
+        try Data(png).write(to: URL(fileURLWithPath: folder.path("My Shots/shot 1.png")))
+        try Data(png + [1]).write(to: URL(fileURLWithPath: folder.path("sim.png")))
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand",
+                                                    "--capture", "cp \(folder.path("sim.png")) {file}"])
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        terminal.send("a")
+        try terminal.expect("Attached capture-")
+        try terminal.expect("What does it show?")
+        terminal.sendLine("The simulator's Pay sheet")
+        try terminal.expect("Description saved.")
+        terminal.send("\r")
+        try terminal.expect("Timer stopped:")
+        try terminal.expect("How many hits")
+        // As a terminal pastes a file dragged onto it.
+        terminal.sendLine("a \(folder.path("My Shots/shot 1.png").replacingOccurrences(of: " ", with: "\\ ")) ")
+        try terminal.expect("Attached shot 1.png (a PNG image, 20 bytes) to expected outcome 1.")
+        try terminal.expect("What does it show?")
+        terminal.sendLine("")
+        try terminal.expect("Kept without a description.")
+        terminal.sendLine("a \(folder.path("nowhere.png"))")
+        try terminal.expect("Not attached:")
+        try terminal.expect("no such file")
+        try terminal.expect("How many hits") // the walk stays at the same prompt
+        terminal.sendLine("a \(folder.path("My Shots"))")
+        try terminal.expect("is a folder, not a file")
+        terminal.sendLine("10")
+        try terminal.expect("Pass, fail or not applicable?")
+        terminal.sendLine("q")
+        try terminal.expect("Resume with:")
+        _ = terminal.waitForExit()
+
+        let result = try #require(try walkTests.results(folder).first)
+        #expect(result.attachments.map(\.name).first?.hasPrefix("capture-") == true)
+        #expect(result.attachments.map(\.description) == ["The simulator's Pay sheet", ""])
+        #expect(result.attachments.map(\.outcome) == [nil, 1])
+        #expect(result.outcomes.first??.value == 10)
+    }
+
+    @Test func aFailingCaptureSaysWhyAndAttachesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"],
+                                           environment: ["CHECKRUN_CAPTURE": "echo 'No devices found.' >&2; exit 1 # {file}"])
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.sendLine("a")
+        try terminal.expect("the capture command failed with exit status 1: No devices found.")
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.sendLine("q")
+        _ = terminal.waitForExit()
+        #expect(try walkTests.results(folder).allSatisfy { $0.attachments.isEmpty })
+    }
+}

@@ -1,0 +1,189 @@
+import CheckrunModel
+@testable import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+private typealias Attachment = CheckrunModel.Attachment
+
+/// Attachments' bytes in the database: stored once by content, streamed, refused whole when
+/// the file is not a readable, unchanging regular file, verified, exported and merged.
+@Suite struct AttachmentStoreTests {
+    struct Fixture {
+        let folder: TemporaryFolder
+        let store: ResultStore
+
+        init(name: String = "db.sqlite") throws {
+            folder = try TemporaryFolder()
+            store = try ResultStore(path: folder.path(name))
+        }
+
+        func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let path = folder.path(name)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
+        /// A session with one failed check carrying `attachments`, saved as the walk saves it.
+        fileprivate func sessionWithEvidence(_ attachments: [Attachment]) throws -> (Session, CheckResult) {
+            let session = Session(release: "2.4", build: "311", device: "iPhone 15", tester: "Ana", plan: ["p/c"],
+                                  startedAt: Date(timeIntervalSince1970: 1_800_000_000))
+            try store.insert(session)
+            var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1, startedAt: session.startedAt)
+            result.outcomes[0] = OutcomeAnswer(.fail, note: "Delete fired")
+            result.verdict = .fail
+            try store.save(result)
+            result.attachments = attachments
+            try store.save(result)
+            return (session, result)
+        }
+    }
+
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 3_000_000)
+
+    static func hash(_ bytes: [UInt8]) -> String {
+        var hasher = SHA256.Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalHex()
+    }
+
+    fileprivate static func attachment(_ stored: StoredAttachment, name: String = "shot.png") -> Attachment {
+        Attachment(hash: stored.hash, name: name, mediaType: stored.mediaType, size: stored.size, description: "The Pay button",
+                   outcome: 1, attachedAt: Date(timeIntervalSince1970: 1_800_000_010))
+    }
+
+    @Test func aFileIsStoredOnceUnderTheHashOfItsBytes() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let path = try fixture.file("shot.png", Self.png)
+        let stored = try fixture.store.storeAttachment(path: path)
+        #expect(stored == StoredAttachment(hash: Self.hash(Self.png), size: Self.png.count, mediaType: "image/png"))
+        let copy = try fixture.file("copy of shot.txt", Self.png)
+        #expect(try fixture.store.storeAttachment(path: copy) == stored, "the type comes from the bytes, not the name")
+        #expect(try fixture.store.storedAttachments().count == 1, "the same bytes are kept once")
+        var back: [UInt8] = []
+        #expect(try fixture.store.readAttachment(hash: stored.hash) { back += $0 })
+        #expect(back == Self.png)
+    }
+
+    @Test func badFilesAreRefusedWithAReasonAndNothingIsStored() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let empty = try fixture.file("empty.png", [])
+        let large = try fixture.file("large.mov", Array(repeating: 1, count: 2_000))
+        let fifo = fixture.folder.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let link = fixture.folder.path("link-to-device")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
+        let cases: [(String, Int, String)] = [
+            (fixture.folder.path("missing.png"), 1 << 20, "no such file"),
+            (fixture.folder.path, 1 << 20, "is a folder, not a file"),
+            (fifo, 1 << 20, "is a FIFO (a named pipe), not a file"),
+            ("/dev/null", 1 << 20, "is a device, not a file"),
+            (link, 1 << 20, "is a device, not a file"),
+            (empty, 1 << 20, "is empty"),
+            (large, 1_000, "is 2 KB, over the limit of 1 KB"),
+            ("", 1 << 20, "no file was named"),
+        ]
+        for (path, limit, words) in cases {
+            #expect { try fixture.store.storeAttachment(path: path, limit: limit) } throws: { error in
+                (error as? AttachmentError)?.description.contains(words) == true
+            }
+        }
+        #expect(try fixture.store.storedAttachments().isEmpty)
+    }
+
+    @Test func theResultListsItsAttachmentsAndVerifyVouchesForTheirBytes() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let stored = try fixture.store.storeAttachment(path: try fixture.file("shot.png", Self.png))
+        let (session, result) = try fixture.sessionWithEvidence([Self.attachment(stored)])
+        let shown = try fixture.store.results(inSession: session.id)
+        #expect(shown.map(\.attachments) == [result.attachments])
+        #expect(shown.map(\.payload) == [result.payload])
+        let clean = try fixture.store.verify()
+        #expect(clean.isClean && clean.attachments == 1 && clean.attachmentBytes == Self.png.count)
+
+        let database = try Database(path: fixture.store.database.path)
+        try database.execute("UPDATE attachment_files SET content = zeroblob(size)")
+        let changed = try fixture.store.verify()
+        #expect(changed.fileProblems.contains { $0.contains("were changed behind checkrun's back") })
+        #expect(changed.problems.contains { $0.message.contains("the attachment shot.png") && $0.message.contains("missing or changed") })
+        try database.execute("DELETE FROM attachment_files")
+        database.close()
+        let gone = try fixture.store.verify()
+        #expect(gone.problems.contains { $0.message.contains("the attachment shot.png") })
+    }
+
+    @Test func aWithdrawnAttachmentsBytesStayAndAreStillVerified() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let stored = try fixture.store.storeAttachment(path: try fixture.file("shot.png", Self.png))
+        var (_, result) = try fixture.sessionWithEvidence([Self.attachment(stored)])
+        result.attachments = []
+        try fixture.store.amend(result, reason: "the wrong screenshot", at: Date(timeIntervalSince1970: 1_800_000_100))
+        #expect(try fixture.store.verify().isClean)
+        try fixture.raw("DELETE FROM attachment_files")
+        #expect(try fixture.store.verify().problems.contains { $0.message.contains("the attachment shot.png") }, "the earlier record still names it")
+    }
+
+    @Test func exportAndMergeCarryTheBytesExactly() throws {
+        let source = try Fixture()
+        defer { source.folder.remove() }
+        let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
+        let log = try source.store.storeAttachment(path: try source.file("voiceover.log", Array("focus moved\n".utf8)))
+        let (session, _) = try source.sessionWithEvidence([Self.attachment(stored), Self.attachment(log, name: "voiceover.log")])
+        let exported = source.folder.path("export.json")
+        var written = ""
+        let counts = try source.store.export(release: "2.4") { written += $0 }
+        try Data(written.utf8).write(to: URL(fileURLWithPath: exported))
+        #expect(counts.attachments == 2)
+        let schema = try JSONParser.parse(try Repository.text("Schemas/export.schema.json"))
+        #expect(JSONSchema(schema).validate(try JSONParser.parse(written)).isEmpty)
+        #expect(written.split(separator: "\n").allSatisfy { $0.utf8.count < 1_100_000 }, "large files are written a piece per line")
+
+        for merge in [{ (target: ResultStore) in try target.merge(from: ExportFileSource(path: exported)) },
+                      { (target: ResultStore) in try target.merge(from: try DatabaseSource(store: source.store, name: "source")) }] {
+            let target = try Fixture(name: "target.sqlite")
+            defer { target.folder.remove() }
+            let first = try merge(target.store)
+            #expect(first.attachmentsAdded == 2)
+            #expect(try merge(target.store).attachmentsAdded == 0, "merging again adds nothing")
+            var back: [UInt8] = []
+            try target.store.readAttachment(hash: stored.hash) { back += $0 }
+            #expect(back == Self.png)
+            #expect(try target.store.results(inSession: session.id).map(\.payload) == source.store.results(inSession: session.id).map(\.payload))
+            #expect(try target.store.verify().isClean)
+        }
+    }
+
+    @Test func aMergeWhoseEvidenceIsMissingOrAlteredWritesNothing() throws {
+        let source = try Fixture()
+        defer { source.folder.remove() }
+        let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
+        _ = try source.sessionWithEvidence([Self.attachment(stored)])
+        var written = ""
+        _ = try source.store.export(release: nil) { written += $0 }
+        let firstPiece = try #require(written.range(of: "\"data\": \""))
+        let altered = written.replacingCharacters(in: firstPiece.upperBound..<written.index(firstPiece.upperBound, offsetBy: 12), with: "AAAAAAAAAAAA")
+        let withoutBytes = written.replacingOccurrences(of: #"\"attachments\": \[\n[\s\S]*?\n\], "#, with: "\"attachments\": [], ", options: .regularExpression)
+        #expect(withoutBytes != written)
+        for (text, words) in [(altered, "do not give its hash"), (withoutBytes, "whose bytes are not in what is being merged")] {
+            let path = source.folder.path("bad.json")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let target = try Fixture(name: "target.sqlite")
+            defer { target.folder.remove() }
+            #expect { try target.store.merge(from: ExportFileSource(path: path)) } throws: { "\($0)".contains(words) }
+            #expect(try target.store.database.scalarInt("SELECT count(*) FROM sessions") == 0)
+            #expect(try target.store.storedAttachments().isEmpty)
+        }
+    }
+}
+
+extension AttachmentStoreTests.Fixture {
+    func raw(_ sql: String) throws {
+        let database = try Database(path: store.database.path)
+        try database.execute(sql)
+        database.close()
+    }
+}
