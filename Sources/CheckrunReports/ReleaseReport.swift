@@ -94,6 +94,9 @@ package struct ReleaseReport: Sendable {
     package var checks: [CheckEntry]
     /// Results whose check is no longer in the protocol folder: shown, never dropped.
     package var removed: [ReportedResult]
+    /// Where each attachment was written, by `AttachedEvidence.key`, as a link from the
+    /// report (`report --attachments DIR`); empty when the files were not written.
+    package var attachmentPaths: [String: String] = [:]
     package var criteria: [CriterionRow]
     package var profiles: [ProfileRow]
     /// Each session's chain head: a signed report pins the evidence it was made from.
@@ -244,7 +247,7 @@ extension ReleaseReport {
             for entry in relevant where entry.status == .failed {
                 for reported in entry.results where reported.result.verdict == .fail {
                     remarks.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported) + ".")
-                    inFull.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported, notesInFull: true) + ".")
+                    inFull.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported, notesInFull: true) + "." + AttachedEvidence.remark(reported))
                 }
             }
             var rest: [String] = []

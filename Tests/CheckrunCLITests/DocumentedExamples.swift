@@ -45,6 +45,7 @@ enum DocumentedExamples {
         // Reports.
         Step(command: "checkrun report --release 2.4", says: ["- Summary: 22 checks"]),
         Step(command: "checkrun report --release 2.4 --format html --out report.html"),
+        Step(command: "checkrun report --release 2.4 --format html --out report.html --attachments evidence"),
         Step(command: "checkrun report --release 2.4 --build 311 --format json --out report.json"),
         Step(command: "checkrun report --release 2.4 --format junit --out results.xml --fail-on-failure", status: 3),
         Step(command: "checkrun report --release 2.4 --format openacr --out acr.yaml"),

@@ -45,6 +45,12 @@ import Testing
             let recorded = try Checkrun.run(["record"] + base + ["--check", check, "--verdict", verdict, "--tester", Self.tester, "--notes", Self.notes, "--protocols", protocols], in: folder.path)
             #expect(recorded.status == 0, "\(recorded.stderr)")
         }
+        // Evidence with a hostile name and description.
+        let shot = "shot\u{1B}[2J.png"
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2]).write(to: URL(fileURLWithPath: folder.path(shot)))
+        let attached = try Checkrun.run(["record"] + base + ["--check", "tiny-target/accessibility-inspector", "--verdict", "fail", "--notes", Self.notes,
+                                                             "--attach", "\(shot)=\(Self.notes)", "--protocols", protocols], in: folder.path)
+        #expect(attached.status == 0, "\(attached.stderr)")
         #expect(try Checkrun.run(["record", "--release", Self.release, "--build", "312\u{1B}[5m", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--protocols", protocols], in: folder.path).status == 0)
         // A result with a hostile check name, added behind checkrun's back, for verify to name.
         let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
@@ -62,6 +68,10 @@ import Testing
             ["compare", "--release", Self.release], ["verify"],
             ["amend", "--release", Self.release, "--build", Self.build, "--check", "tiny-target/touch-one-hand", "--notes", Self.notes, "--reason", Self.notes],
             ["export", "--out", "out\u{1B}[2J.json"],
+            ["attachments", "--release", Self.release], ["attachments", "--release", Self.release, "--out", "evidence\u{1B}[2J"],
+            ["report", "--release", Self.release, "--attachments", "evidence\u{1B}[2J"],
+            ["amend", "--release", Self.release, "--build", Self.build, "--check", "tiny-target/accessibility-inspector", "--withdraw", "nope\u{1B}[2J", "--reason", "x"],
+            ["record", "--release", Self.release, "--build", Self.build, "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--attach", "nowhere\u{1B}[2J.png"],
             ["record", "--release", Self.release, "--build", Self.build, "--check", "nope\u{1B}[2J", "--verdict", "pass"],
         ]
         for command in commands {
@@ -69,7 +79,10 @@ import Testing
             #expect(rawControls(output).isEmpty, "\(command.first ?? ""): \(rawControls(output).prefix(3)) in \(output.debugDescription.prefix(600))")
         }
         // A walk started with hostile values, then resumed: its header and hints.
-        let started = try onTerminal(["run"] + base + ["--tester", Self.tester, "--check", "tiny-target/touch-one-hand"], in: folder, input: "q\n")
+        let started = try onTerminal(["run"] + base + ["--tester", Self.tester, "--check", "tiny-target/touch-one-hand"], in: folder,
+                                     // (typed ahead, so the terminal itself echoes them: no one-byte CSI here)
+                                     input: "a \(shot)\n\u{1B}[1A\u{1B}[2KVerified\na /nowhere\u{1B}[2J.png\nq\n")
+        #expect(started.contains("Attached shot") && started.contains("Not attached"), "\(started)")
         #expect(rawControls(started).isEmpty, "\(rawControls(started)) in \(started.debugDescription.prefix(600))")
         let resumed = try onTerminal(["resume"], in: folder, input: "q\n")
         #expect(resumed.contains("Resuming session"), "\(resumed)")

@@ -36,7 +36,8 @@ import Testing
         (Array("2026-11-30 12:00:01 VoiceOver focus moved\n".utf8), "text/plain"),
         (Array("caf\u{E9} ".utf8) + [0xE2, 0x82], "text/plain"),
         ([0x00, 0x01, 0x02, 0x03], "application/octet-stream"),
-        (Array("\u{1B}[31mred".utf8), "application/octet-stream"),
+        (Array("\u{1B}[31mred\n".utf8), "text/plain"),
+        ([0x1B, 0x00, 0x01], "application/octet-stream"),
         ([], "application/octet-stream"),
     ] as [([UInt8], String)])
     func theMediaTypeComesFromTheBytes(prefix: [UInt8], mediaType: String) {

@@ -150,9 +150,9 @@ import FoundationXML
         try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPad", verdict: .fail, notes: "=HYPERLINK(\"x\")\nsecond line, with comma")
         let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
         let rows = CSV.parse(ReportFormat.csv.render(report))
-        #expect(rows.first?.count == 23)
-        #expect(rows.first?.suffix(3) == ["outcome_notes", "product", "criteria"])
-        #expect(rows.dropFirst().allSatisfy { $0.count == 23 })
+        #expect(rows.first?.count == 24)
+        #expect(rows.first?.suffix(3) == ["product", "criteria", "attachments"])
+        #expect(rows.dropFirst().allSatisfy { $0.count == 24 })
         #expect(rows.count == 1 + 10, "one row per latest result, the removed check included")
         let notes = rows.dropFirst().map { $0[14] }
         #expect(notes.contains("'=HYPERLINK(\"x\")\nsecond line, with comma"))

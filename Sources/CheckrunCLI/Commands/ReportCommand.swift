@@ -1,3 +1,4 @@
+import Foundation
 import CheckrunModel
 import CheckrunReports
 import CheckrunStore
@@ -22,6 +23,7 @@ struct ReportCommand: CheckrunCommand {
             OptionDefinition(.out, .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
             OptionDefinition(.product, .value("NAME"), help: "The product's name, shown in every format (OpenACR's product name)."),
             OptionDefinition(.failOnFailure, .flag, help: "Exit 3 when any check failed, for release gates in CI."),
+            OptionDefinition(.attachments, .value("DIR"), help: "Write the results' attachments into DIR and link them: pictures shown in HTML and Markdown, [[ATTACHMENT|path]] lines in JUnit.", completion: .directory),
             CitedEvidence.option,
             StoreOptions.database,
         ],
@@ -30,6 +32,7 @@ struct ReportCommand: CheckrunCommand {
             Example("checkrun report --release 2.4 --format html --out report.html", "A self-contained HTML page."),
             Example("checkrun report --release 2.4 --format openacr --product \"Acme Pay\" --out acme-2.4.yaml", "An OpenACR report naming the product."),
             Example("checkrun report --release 2.4 --format junit --out results.xml --fail-on-failure", "JUnit XML for CI, failing the job when a check failed."),
+            Example("checkrun report --release 2.4 --format html --out report.html --attachments evidence", "The page with its screenshots beside it, in ./evidence."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
@@ -55,11 +58,45 @@ struct ReportCommand: CheckrunCommand {
         }
         report.product = context.arguments.value(.product)
         report.unverifiedProblems = try CitedEvidence.check(verification, context)
+        if let folder = context.arguments.value(.attachments) {
+            report.attachmentPaths = try writeAttachments(of: report, into: folder, from: store, besides: context.arguments.value(.out))
+        }
         try OutputFile.write(format.render(report), to: context.arguments.value(.out), context)
         if context.arguments.flag(.failOnFailure) && report.hasFailures {
             context.printError("A check failed in release \(release); exiting with status 3 (--fail-on-failure).")
             return 3
         }
         return 0
+    }
+
+    /// Writes every attachment of the results the report shows into `folder`; returns each
+    /// one's link from the report (relative to the report's own folder when it is inside it).
+    private static func writeAttachments(of report: ReleaseReport, into folder: String, from store: ResultStore, besides out: String?) throws -> [String: String] {
+        let shown = report.checks.flatMap(\.results) + report.removed
+        var keys: [String] = []
+        var items: [ReleaseAttachment] = []
+        for reported in shown {
+            for (position, attachment) in reported.result.attachments.enumerated() {
+                keys.append(AttachedEvidence.key(reported, position))
+                items.append(ReleaseAttachment(check: reported.result.check, build: reported.build, device: reported.device,
+                                               attempt: reported.result.attempt, attachment: attachment))
+            }
+        }
+        let written = try AttachmentExport.write(items, into: folder, from: store)
+        let base = linkBase(folder, from: out)
+        return Dictionary(zip(keys, written.map { base + $0 }), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// How the report reaches `folder`: relative to the report's folder when the folder is
+    /// inside it, else the folder as given.
+    private static func linkBase(_ folder: String, from out: String?) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String {
+            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: current, isDirectory: true)).standardizedFileURL.path
+        }
+        let target = absolute(folder)
+        let home = absolute(out.map { ($0 as NSString).deletingLastPathComponent }.flatMap { $0.isEmpty ? nil : $0 } ?? ".")
+        if target.hasPrefix(home + "/") { return String(target.dropFirst(home.count + 1)) + "/" }
+        return target == home ? "" : target + "/"
     }
 }

@@ -32,7 +32,8 @@ package enum MediaType {
     /// no control characters but tab, line feed, carriage return and form feed.
     private static func isText(_ prefix: [UInt8]) -> Bool {
         guard !prefix.isEmpty else { return false }
-        for byte in prefix where byte < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(byte) || byte == 0x7F { return false }
+        // Escape (0x1B) too: logs keep terminal colours.
+        for byte in prefix where byte < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(byte) || byte == 0x7F { return false }
         var trimmed = prefix[...]
         // Drop an incomplete character at the end: the prefix may stop inside one.
         for _ in 0..<3 where !trimmed.isEmpty && String(validating: trimmed, as: UTF8.self) == nil {

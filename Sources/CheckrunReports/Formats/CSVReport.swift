@@ -5,7 +5,7 @@ import CheckrunStore
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
                          "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason",
-                         "outcome_notes", "product", "criteria"]
+                         "outcome_notes", "product", "criteria", "attachments"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
@@ -26,6 +26,7 @@ enum CSVReport {
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
                 (String(reported.amendments), true), (reported.amendReason ?? "", false),
                 (outcomeNotes(result), false), (report.product ?? "", false), (criteria(reference, terms), false),
+                (attachments(report, reported), false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }
@@ -37,6 +38,13 @@ enum CSVReport {
     static func criteria(_ reference: CheckReference?, _ terms: [String: ReleaseReport.CriterionRow]) -> String {
         (reference?.criteria ?? []).compactMap { number in
             terms[number].map { "\(number) \($0.conformance.rawValue): \($0.coverage.sentence)" }
+        }.joined(separator: "\n")
+    }
+
+    /// Each attachment in a line: its sentence, and where it was written when it was.
+    static func attachments(_ report: ReleaseReport, _ reported: ReportedResult) -> String {
+        reported.result.attachments.indices.map { position in
+            AttachedEvidence.sentence(reported.result.attachments[position]) + (AttachedEvidence.path(report, reported, position).map { " (file: \($0))" } ?? "")
         }.joined(separator: "\n")
     }
 

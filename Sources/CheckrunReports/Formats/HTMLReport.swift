@@ -35,6 +35,8 @@ enum HTMLReport {
             ".fail,.failed,.does-not-support{color:#a00000;font-weight:600}.pass,.passed,.supports{color:#005a00}",
             ".gap,.blocked,.partially-supports{color:#7a4a00;font-weight:600}code{word-break:break-all}",
             "svg{max-width:100%;height:auto}svg text{font-size:12px;fill:#1a1a1a}",
+            // Evidence: a picture never wider than the page, its caption beneath it.
+            "img{max-width:100%;height:auto;border:1px solid #888}figure{margin:.5rem 0}.evidence li{margin:.5rem 0}",
             // Reflow at 320 CSS px (WCAG 1.4.10): the page never scrolls sideways; a wide table
             // scrolls inside its own labelled, focusable region, and long words break.
             ".scroll{overflow-x:auto;max-width:100%}.scroll:focus{outline:3px solid #005fcc}td,th,li,p{overflow-wrap:anywhere}",
@@ -123,6 +125,7 @@ enum HTMLReport {
                 out.append("<h4>\(h(entry.reference.name)): <span class=\"\(entry.status == .notRun ? "gap" : entry.status.rawValue)\">\(entry.status.rawValue)</span></h4>")
                 out.append("<p>Profile: \(h(entry.reference.check.profile)). Task: \(h(entry.reference.check.task)).</p>")
                 if entry.results.isEmpty { out.append("<p>Not run in this release.</p>") } else { out += resultTable(entry.results, entry.reference.check) }
+                out += evidenceList(report, entry.results, title: "Attachments: " + entry.reference.name, headingLevel: 5)
                 if let history = histories[entry.reference.name], let chart = chart(for: entry.reference.name, history, axis: axis) {
                     out.append(chart)
                 }
@@ -131,6 +134,7 @@ enum HTMLReport {
         if !report.removed.isEmpty {
             out.append("<h2>Results for checks no longer in the protocols</h2>")
             out += resultTable(report.removed, nil)
+            out += evidenceList(report, report.removed, title: "Attachments of checks no longer in the protocols", headingLevel: 3)
         }
         return out
     }

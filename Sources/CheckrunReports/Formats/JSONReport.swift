@@ -31,8 +31,8 @@ enum JSONReport {
                 ("blocked", .integer(row.counts[.blocked] ?? 0)), ("skipped", .integer(row.counts[.skipped] ?? 0)),
                 ("notRun", .integer(row.counts[.notRun] ?? 0)),
             ])) })),
-            ("checks", .array(report.checks.map { node(check($0)) })),
-            ("removed", .array(report.removed.map { node(result($0, nil)) })),
+            ("checks", .array(report.checks.map { node(check($0, report)) })),
+            ("removed", .array(report.removed.map { node(result($0, nil, report)) })),
             ("verification", object([
                 ("verified", .bool(report.unverifiedProblems == nil)),
                 ("message", report.unverifiedBanner.map(JSONValue.string) ?? .null),
@@ -79,16 +79,16 @@ enum JSONReport {
     }
 
     /// One check with its latest result per device.
-    private static func check(_ entry: ReleaseReport.CheckEntry) -> JSONValue {
+    private static func check(_ entry: ReleaseReport.CheckEntry, _ report: ReleaseReport) -> JSONValue {
         object([
             ("check", .string(entry.reference.name)), ("protocol", .string(entry.reference.document.id)),
             ("profile", .string(entry.reference.check.profile)), ("task", .string(entry.reference.check.task)),
             ("wcag", strings(entry.reference.criteria)), ("status", .string(entry.status.rawValue)),
-            ("results", .array(entry.results.map { node(result($0, entry.reference.check)) })),
+            ("results", .array(entry.results.map { node(result($0, entry.reference.check, report)) })),
         ])
     }
 
-    static func result(_ reported: ReportedResult, _ check: Check?) -> JSONValue {
+    static func result(_ reported: ReportedResult, _ check: Check?, _ report: ReleaseReport) -> JSONValue {
         let result = reported.result
         return object([
             ("check", .string(result.check)),
@@ -108,6 +108,15 @@ enum JSONReport {
                 ("note", answer?.note.map(JSONValue.string) ?? .null),
             ])) })),
             ("notes", result.notes.map(JSONValue.string) ?? .null),
+            ("attachments", .array(result.attachments.indices.map { position in
+                let attachment = result.attachments[position]
+                return node(object([
+                    ("name", .string(attachment.name)), ("mediaType", .string(attachment.mediaType)), ("size", .integer(attachment.size)),
+                    ("description", .string(attachment.description)), ("outcome", attachment.outcome.map(JSONValue.integer) ?? .null),
+                    ("sha256", .string(attachment.hash)), ("attachedAt", .string(ReportPhrases.timestamp(attachment.attachedAt))),
+                    ("path", AttachedEvidence.path(report, reported, position).map(JSONValue.string) ?? .null),
+                ]))
+            })),
             ("protocolHash", .string(result.protocolHash)),
             ("updatedAt", .string(ReportPhrases.timestamp(result.updatedAt))),
         ])

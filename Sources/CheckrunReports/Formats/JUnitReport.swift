@@ -54,6 +54,7 @@ enum JUnitReport {
                 }
                 var told = properties.map { "\($0.0): \($0.1)" }
                 if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
+                if let reported { told += attachmentLines(report, reported) }
                 out.append("      <system-out>\(x(told.joined(separator: "\n")))</system-out>")
                 out.append("    </testcase>")
             }
@@ -85,6 +86,15 @@ enum JUnitReport {
         }
         out.append("  </testsuite>")
         return out
+    }
+
+    /// Each attachment: its sentence, and, written beside the report, the
+    /// `[[ATTACHMENT|path]]` line by which Jenkins and GitLab attach the file to the test.
+    private static func attachmentLines(_ report: ReleaseReport, _ reported: ReportedResult) -> [String] {
+        reported.result.attachments.indices.flatMap { position in
+            ["attachment: " + AttachedEvidence.sentence(reported.result.attachments[position])]
+                + (AttachedEvidence.path(report, reported, position).map { ["[[ATTACHMENT|\($0)]]"] } ?? [])
+        }
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -98,7 +98,7 @@ enum MarkdownReport {
                 }
                 for reported in entry.results {
                     out.append("")
-                    out += resultLines(reported, entry.reference.check, e)
+                    out += resultLines(reported, entry.reference.check, e) + evidenceLines(report, reported)
                 }
             }
         }
@@ -109,7 +109,7 @@ enum MarkdownReport {
                 out.append("")
                 out.append("#### \(e(reported.result.check)): removed")
                 out.append("")
-                out += resultLines(reported, nil, e)
+                out += resultLines(reported, nil, e) + evidenceLines(report, reported)
             }
         }
         out.append("")
@@ -163,5 +163,20 @@ enum MarkdownReport {
         }
         if let notes = result.notes, !notes.isEmpty { lines.append("- Notes: \(e(notes))") }
         return lines
+    }
+
+    /// A result's attachments: linked (pictures shown) when the files were written beside
+    /// the report, else named with their type, size, description and hash.
+    private static func evidenceLines(_ report: ReleaseReport, _ reported: ReportedResult) -> [String] {
+        let e = Escaping.markdown
+        return reported.result.attachments.indices.map { position in
+            let attachment = reported.result.attachments[position]
+            guard let path = AttachedEvidence.path(report, reported, position) else {
+                return "- Attachment: \(e(AttachedEvidence.sentence(attachment)))"
+            }
+            let target = "<" + path.replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E") + ">"
+            let shown = attachment.isImage ? "![\(e(AttachedEvidence.alternative(attachment)))](\(target)) " : ""
+            return "- Attachment: \(shown)[\(e(attachment.name))](\(target)): \(e(AttachedEvidence.sentence(attachment)))"
+        }
     }
 }

@@ -40,6 +40,14 @@ package struct ReleaseAttachment: Sendable {
     package var device: String
     package var attempt: Int
     package var attachment: Attachment
+
+    package init(check: String, build: String, device: String, attempt: Int, attachment: Attachment) {
+        self.check = check
+        self.build = build
+        self.device = device
+        self.attempt = attempt
+        self.attachment = attachment
+    }
 }
 
 extension ResultStore {
