@@ -61,6 +61,10 @@ let package = Package(
             dependencies: ["CheckrunReports", "CheckrunStore", "CheckrunModel", "CheckrunTestSupport"]
         ),
         .testTarget(
+            name: "CheckrunTerminalTests",
+            dependencies: ["CheckrunTerminal"]
+        ),
+        .testTarget(
             name: "CheckrunCLITests",
             dependencies: ["CheckrunCLI", "CheckrunModel", "CheckrunStore", "CheckrunTestSupport"]
         ),

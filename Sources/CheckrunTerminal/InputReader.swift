@@ -12,8 +12,13 @@ package final class InputReader {
     private var position = 0
     private var ended = false
 
+    /// A terminal sends Enter as one byte (CR in raw mode, LF in line mode), never as a CRLF
+    /// pair split over two reads; files and pipes may hold CRLF split anywhere.
+    private let isTerminal: Bool
+
     package init(fileDescriptor: Int32 = STDIN_FILENO) {
         self.fileDescriptor = fileDescriptor
+        isTerminal = isatty(fileDescriptor) == 1
     }
 
     private func fill() -> Bool {
@@ -50,7 +55,10 @@ package final class InputReader {
         }
     }
 
-    /// Set after a line ended with CR, so that the LF of a CRLF pair is not read as an empty line.
+    /// Set after a line of a file or pipe ended with CR as the last byte read, so that the LF
+    /// of a CRLF pair is not read as an empty line. On a terminal a CR is a whole Enter: a line
+    /// typed ahead while the walk was still in raw mode ends with CR, and the Enter typed at the
+    /// next prompt (an LF) is an answer of its own, never to be swallowed.
     private var skipLineFeed = false
 
     /// One line without its line end (LF, CRLF, or a lone CR, which is what Enter sends while
@@ -68,8 +76,14 @@ package final class InputReader {
             }
             if let end = buffer[position...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
                 line += buffer[position..<end]
-                skipLineFeed = buffer[end] == 0x0D
                 position = end + 1
+                if buffer[end] == 0x0D {
+                    if position < buffer.count {
+                        if buffer[position] == 0x0A { position += 1 }
+                    } else {
+                        skipLineFeed = !isTerminal
+                    }
+                }
                 return String(decoding: line, as: UTF8.self)
             }
             line += buffer[position...]

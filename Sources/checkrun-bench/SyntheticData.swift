@@ -83,9 +83,14 @@ struct SyntheticData {
                         let session = Session(id: UUID(), release: release, build: build, device: device, tester: "tester \(deviceIndex % 5)",
                                               plan: plan.map(\.name), startedAt: Date(timeIntervalSince1970: clock), finishedAt: Date(timeIntervalSince1970: clock + 500))
                         try store.insert(session)
-                        for reference in plan {
+                        for (position, reference) in plan.enumerated() {
                             clock += 1
-                            try store.save(result(for: reference, hash: hashes[reference.document.id] ?? "", session: session, at: clock, &random))
+                            var made = result(for: reference, hash: hashes[reference.document.id] ?? "", session: session, at: clock, &random)
+                            // One result in a hundred carries a screenshot: 10,000 attachments in a million results.
+                            if (written + position) % attachmentEvery == 0 {
+                                made.attachments = [try screenshot(store, number: written + position, at: clock)]
+                            }
+                            try store.save(made)
                         }
                         remaining -= size
                         written += size
@@ -100,6 +105,34 @@ struct SyntheticData {
             }
         }
         return ProcessInfo.processInfo.systemUptime - start
+    }
+
+    /// How often a result carries an attachment.
+    static let attachmentEvery = 100
+    static let scratchFile = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-bench-shot-\(UUID().uuidString).png").path
+
+    /// A small PNG-looking file, different for every number, stored as an attachment.
+    static func screenshot(_ store: ResultStore, number: Int, at clock: Double) throws -> Attachment {
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("screenshot \(number) ".utf8) + Array(repeating: UInt8(number % 251), count: 2_000)
+        try Data(bytes).write(to: URL(fileURLWithPath: scratchFile))
+        let stored = try store.storeAttachment(path: scratchFile)
+        return Attachment(hash: stored.hash, name: "shot-\(number).png", mediaType: stored.mediaType, size: stored.size,
+                          description: "The screen when the check was answered", outcome: nil, attachedAt: Date(timeIntervalSince1970: clock))
+    }
+
+    /// A file of `megabytes` pseudo-random bytes, written a megabyte at a time.
+    static func writeRandomFile(_ path: String, megabytes: Int, seed: UInt64) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { fail("cannot create \(path)") }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var random = SplitMix(seed: seed)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<megabytes {
+            chunk.withUnsafeMutableBytes { bytes in
+                for offset in stride(from: 0, to: bytes.count, by: 8) { bytes.storeBytes(of: random.next(), toByteOffset: offset, as: UInt64.self) }
+            }
+            try handle.write(contentsOf: chunk)
+        }
     }
 
     static func result(for reference: CheckReference, hash: String, session: Session, at clock: Double, _ random: inout SplitMix) -> CheckResult {

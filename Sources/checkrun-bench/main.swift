@@ -104,6 +104,32 @@ do {
     row("checkrun list, median of 20", String(format: "%.1f ms", Measure.median(list)))
 }
 
+// Evidence: a long recording attached, and a gigabyte of attachments verified, each beside
+// sha256sum reading the same bytes.
+do {
+    let database = scratch.appendingPathComponent("evidence.sqlite").path
+    var files: [String] = []
+    var attachSeconds: [Double] = []
+    var attachPeak = 0.0
+    for index in 1...5 {
+        let file = scratch.appendingPathComponent("recording-\(index).mov").path
+        try SyntheticData.writeRandomFile(file, megabytes: 200, seed: UInt64(index))
+        files.append(file)
+        let attach = Measure.run(checkrun, ["record", "--release", "bench", "--build", String(index), "--check", "tiny-target/touch-one-hand",
+                                            "--verdict", "fail", "--expected", "2=fail", "--notes", "recorded", "--attach", "2=\(file)=A recording",
+                                            "--protocols", repositoryProtocols, "--db", database])
+        if attach.status != 0 { fail("record --attach exited \(attach.status)") }
+        attachSeconds.append(attach.seconds)
+        attachPeak = max(attachPeak, attach.peakMB)
+    }
+    let hashOne = Measure.typical(of: 3, "/usr/bin/sha256sum", [files[0]])
+    row("attach a 200 MB recording (record --attach), median of 5", String(format: "%.2f s, %.1f MB peak; sha256sum of the file %.2f s", Measure.median(attachSeconds), attachPeak, hashOne.seconds))
+    let verify = Measure.typical(of: 3, checkrun, ["verify", "--db", database])
+    let hashAll = Measure.typical(of: 3, "/usr/bin/sha256sum", files)
+    row("verify with 1 GB of attachments (5 × 200 MB)", String(format: "%.2f s, %.1f MB peak; floor (sha256sum of the same files) %.2f s; %.1f× the floor%@", verify.seconds, verify.peakMB, hashAll.seconds, verify.seconds / max(hashAll.seconds, 0.001), verify.status == 0 ? "" : " (exit \(verify.status))"))
+    for file in files { try? FileManager.default.removeItem(atPath: file) }
+}
+
 // 2. Reports and comparisons on synthetic histories (each timing the median of three runs).
 let protocolFolder = scratch.appendingPathComponent("protocols")
 let library = try SyntheticData.writeProtocols(from: repositoryProtocols, to: protocolFolder, total: 500)

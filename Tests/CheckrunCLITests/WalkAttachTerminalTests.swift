@@ -29,7 +29,8 @@ import Testing
         terminal.send("\r")
         try terminal.expect("Timer stopped:")
         try terminal.expect("How many hits")
-        // As a terminal pastes a file dragged onto it.
+        // As a terminal pastes a file dragged onto it, typed ahead the moment the prompt shows
+        // (while the walk may still be leaving the timer's raw mode).
         terminal.sendLine("a \(folder.path("My Shots/shot 1.png").replacingOccurrences(of: " ", with: "\\ ")) ")
         try terminal.expect("Attached shot 1.png (a PNG image, 20 bytes) to expected outcome 1.")
         try terminal.expect("What does it show?")
