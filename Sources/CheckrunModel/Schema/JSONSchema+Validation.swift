@@ -161,12 +161,14 @@ extension JSONSchema {
         _ instance: JSONNode, _ text: String, _ schema: JSONNode, _ pointer: JSONPointer, _ description: String?,
         _ violations: inout [SchemaViolation]
     ) {
-        let length = text.unicodeScalars.count
+        // Counted only when a length is asked for: an export's pieces are megabytes of text.
+        let minimumLength = schema["minLength"]?.intValue, maximumLength = schema["maxLength"]?.intValue
+        let length = minimumLength == nil && maximumLength == nil ? 0 : text.unicodeScalars.count
         let hint = Self.hint(description)
-        if let minimum = schema["minLength"]?.intValue, length < minimum {
+        if let minimum = minimumLength, length < minimum {
             report(length == 0 ? "is empty; write something\(hint)" : "is too short: at least \(minimum) characters\(hint)", instance, pointer, &violations)
         }
-        if let maximum = schema["maxLength"]?.intValue, length > maximum {
+        if let maximum = maximumLength, length > maximum {
             report("is too long: \(length) characters, at most \(maximum)", instance, pointer, &violations)
         }
         if let pattern = schema["pattern"]?.stringValue, !matches(text, pattern: pattern) {

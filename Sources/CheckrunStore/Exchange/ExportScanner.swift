@@ -100,6 +100,15 @@ struct ExportScanner {
                 let byte = buffer[index]
                 if scalar && Self.endsScalar(byte) { break scan }
                 if byte == 0x0A { line += 1; lineStart = dropped + index + 1 }
+                if inString && !escaped && byte != 0x5C && byte != 0x22 && byte != 0x0A {
+                    // The body of a string, up to its next quote, backslash or line end, in one
+                    // tight step: an export's attachment pieces are a megabyte of base64 each.
+                    index = Self.plainStringEnd(buffer, from: index + 1)
+                    if index - position > limit {
+                        throw error("a value here is far larger than a checkrun export holds", line: start.line, column: start.column)
+                    }
+                    continue
+                }
                 if inString {
                     if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 {
                         inString = false
@@ -130,6 +139,19 @@ struct ExportScanner {
         let bytes = Array(buffer[position..<index])
         position = index
         return Value(bytes: bytes, line: start.line, column: start.column)
+    }
+
+    /// The first index at or after `start` holding a quote, a backslash or a line end (or the end).
+    private static func plainStringEnd(_ buffer: [UInt8], from start: Int) -> Int {
+        buffer.withUnsafeBufferPointer { bytes in
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x22 || byte == 0x5C || byte == 0x0A { return index }
+                index += 1
+            }
+            return index
+        }
     }
 
     private static func endsScalar(_ byte: UInt8) -> Bool {
