@@ -93,6 +93,55 @@ private typealias Attachment = CheckrunModel.Attachment
         #expect(try fixture.store.storedAttachments().isEmpty)
     }
 
+    @Test func aFileThatGrowsWhileItIsReadIsRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let path = try fixture.file("recording.mov", Array(repeating: 3, count: 20_000_000))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let writing = Writer(handle: handle)
+        Thread.detachNewThread { writing.appendUntilStopped() }
+        while !writing.hasAppended { usleep(1000) }
+        #expect { try fixture.store.storeAttachment(path: path) } throws: { error in
+            (error as? AttachmentError)?.description.contains("changed while it was being read; nothing was attached") == true
+        }
+        writing.stop()
+        #expect(try fixture.store.storedAttachments().isEmpty)
+    }
+
+    /// Appends to a file, a little at a time, until told to stop (as a recording still being written).
+    final class Writer: @unchecked Sendable {
+        let handle: FileHandle
+        private let lock = NSLock()
+        private var stopped = false
+        private var appended = false
+        init(handle: FileHandle) { self.handle = handle }
+        var hasAppended: Bool { lock.withLock { appended } }
+        func stop() { lock.withLock { stopped = true } }
+        func appendUntilStopped() {
+            _ = try? handle.seekToEnd()
+            while !lock.withLock({ stopped }) {
+                try? handle.write(contentsOf: Data(repeating: 1, count: 4096))
+                lock.withLock { appended = true }
+                usleep(200)
+            }
+            try? handle.close()
+        }
+    }
+
+    @Test func aFullDiskRefusesTheAttachmentAndKeepsEveryAnswer() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let (session, result) = try fixture.sessionWithEvidence([])
+        let pages = try #require(try fixture.store.database.scalarInt("PRAGMA page_count"))
+        // SQLite's own ceiling on the file stands in for a full disk: the same SQLITE_FULL.
+        try fixture.store.database.execute("PRAGMA max_page_count = \(pages + 50)")
+        let path = try fixture.file("shot.png", Self.png)
+        #expect { try fixture.store.storeAttachment(path: path) } throws: { "\($0)".contains("is full") }
+        #expect(try fixture.store.storedAttachments().isEmpty)
+        #expect(try fixture.store.results(inSession: session.id).map(\.payload) == [result.payload])
+        #expect(try fixture.store.verify().isClean)
+    }
+
     @Test func theResultListsItsAttachmentsAndVerifyVouchesForTheirBytes() throws {
         let fixture = try Fixture()
         defer { fixture.folder.remove() }
