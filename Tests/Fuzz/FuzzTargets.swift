@@ -23,7 +23,9 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = try? importer.importPage(text: String(decoding: bytes, as: UTF8.self), fileName: "fuzz.md")
     case "export":
         guard FileManager.default.createFile(atPath: exportPath, contents: Data(bytes)) else { return 0 }
-        _ = try? ExportFileSource(path: exportPath).forEachEntry { _ in }
+        let source = ExportFileSource(path: exportPath)
+        _ = try? source.forEachEntry { _ in }
+        _ = try? source.forEachAttachment { _, _, produce in try produce { _ in } }
     default:
         fatalError("CHECKRUN_FUZZ_TARGET is json, lint, import or export")
     }
