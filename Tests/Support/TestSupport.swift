@@ -112,6 +112,7 @@ package enum Subprocess {
         env["CHECKRUN_ACCESSIBLE"] = nil
         env["CHECKRUN_PROTOCOLS"] = nil
         env["CHECKRUN_DB"] = nil
+        env["CHECKRUN_CAPTURE"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()

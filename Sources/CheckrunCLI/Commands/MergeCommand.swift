@@ -27,7 +27,9 @@ struct MergeCommand: CheckrunCommand {
         var sources: [any SessionSource] = []
         var scratch: [String] = []
         defer { for path in scratch { removeDatabase(path) } }
+        try ServerAddress.refuse(targetPath)
         for path in context.arguments.positionals {
+            try ServerAddress.refuse(path)
             let kind = try SourceKind.of(path)
             if isSameFile(path, targetPath) {
                 throw CommandFailure("\(path) is the database being merged into; name another file")

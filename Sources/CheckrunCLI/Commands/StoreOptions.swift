@@ -15,6 +15,7 @@ extension CommandContext {
     /// create a file, so a mistyped path fails instead of "verifying" an empty database.
     func openStore(_ access: ResultStore.Access = .createIfMissing) throws -> ResultStore {
         let path = databasePath
+        try ServerAddress.refuse(path)
         if path.isEmpty || path == ":memory:" {
             // SQLite would keep the answers in a temporary database and lose them at exit.
             throw UsageError("--db needs a file name; an empty one would keep nothing, e.g. --db checkrun.sqlite")
