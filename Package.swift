@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Data flows one way: catalog text → protocols → walk → store → reports.
@@ -11,9 +11,15 @@ let package = Package(
         .executable(name: "checkrun", targets: ["checkrun"]),
         .executable(name: "checkrun-bench", targets: ["checkrun-bench"]),
     ],
+    // The team store on PostgreSQL is built only with this trait (`swift build --traits
+    // PostgreSQL`), so the default build needs nothing beyond the SQLite headers.
+    traits: [.trait(name: "PostgreSQL", description: "A team store on PostgreSQL through libpq (Debian: libpq-dev)")],
     targets: [
         // The system's libsqlite3 (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+
+        // The system's libpq (Debian: libpq-dev), only with the PostgreSQL trait.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
 
         // SHA-256 block compression with the x86 SHA extensions, where the processor has them.
         .target(name: "CSHA256"),
@@ -22,7 +28,9 @@ let package = Package(
         .target(name: "CheckrunModel", dependencies: ["CSHA256"]),
 
         // Sessions and results in one SQLite file; SQL stays here, next to the code that runs it.
-        .target(name: "CheckrunStore", dependencies: ["CSQLite", "CheckrunModel"]),
+        .target(name: "CheckrunStore", dependencies: [
+            "CSQLite", "CheckrunModel", .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
+        ]),
 
         // The walk: a state machine over a session's checks that knows nothing of terminals.
         .target(name: "CheckrunWalk", dependencies: ["CheckrunModel"]),
