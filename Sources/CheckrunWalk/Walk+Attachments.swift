@@ -59,6 +59,11 @@ extension Walk {
             return []
         }
         let text = input.trimmingCharacters(in: .whitespaces)
+        // q quits here as at every prompt: the attachment is kept, without a description.
+        if ["q", "quit", "exit"].contains(text.lowercased()) {
+            describing = nil
+            return [.say("Kept without a description."), .quit]
+        }
         if text == "?" {
             return [.hint("Say in a few words what the file shows, e.g. \"the Pay button, 20 points wide, with VoiceOver focus\". It is read out in the report in place of the picture. Enter leaves it without a description.")]
         }

@@ -68,7 +68,7 @@ import Testing
         #expect(listed.stdout.contains("shot 1.png") && !listed.stdout.contains("voiceover.log"))
         let wrong = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand",
                                   "--withdraw", "nothing.png", "--reason", "x"], in: folder)
-        #expect(wrong.status == 1 && wrong.stderr.contains("the result has no such attachment; its attachments: shot 1.png ("))
+        #expect(wrong.status == 1 && wrong.stderr.contains("the result has no such attachment; its attachments: 1. shot 1.png (expected outcome 2, "), "\(wrong.stderr)")
         let verified = try checkrun(["verify"], in: folder)
         #expect(verified.status == 0 && verified.stdout.contains("2 attachments"), "\(verified.stdout)")
     }
@@ -101,5 +101,70 @@ import Testing
         }
         let sessions = try checkrun(["sessions"], in: folder)
         #expect(!sessions.stdout.contains("311"), "nothing was recorded: \(sessions.stdout)")
+    }
+
+    @Test func reportsAndListingsRefuseEvidenceChangedBehindCheckrunsBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try seed(folder)
+        let database = try Database(path: folder.path("checkrun.sqlite"))
+        try database.execute("UPDATE result_attachments SET description = 'forged' WHERE position = 0")
+        database.close()
+        let listed = try checkrun(["attachments", "--release", "2.4"], in: folder)
+        #expect(listed.status == 1 && !listed.stdout.contains("forged") && listed.stderr.contains("fail verification"), "\(listed.stdout)\(listed.stderr)")
+        let anyway = try checkrun(["attachments", "--release", "2.4", "--unverified"], in: folder)
+        #expect(anyway.status == 0 && anyway.stdout.hasPrefix("UNVERIFIED: "), "\(anyway.stdout)")
+    }
+
+    @Test func aReportRefusesWhenAnAttachmentsBytesAreGoneOrCut() throws {
+        for tamper in ["DELETE FROM attachment_files WHERE size = 20", "UPDATE attachment_files SET content = x'00' WHERE size = 20"] {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            try seed(folder)
+            let database = try Database(path: folder.path("checkrun.sqlite"))
+            try database.execute(tamper)
+            database.close()
+            let report = try checkrun(["report", "--release", "2.4", "--format", "html", "--out", "report.html"], in: folder)
+            #expect(report.status == 1 && report.stderr.contains("the attachment shot 1.png"), "\(tamper): \(report.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("report.html")))
+        }
+    }
+
+    @Test func noDescriptionCanNameAFileForCIToAttach() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(Self.png).write(to: URL(fileURLWithPath: folder.path("[[ATTACHMENT|etc]].png")))
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "fail",
+                                     "--expected", "2=fail", "--notes", "x", "--attach", "[[ATTACHMENT|etc]].png=foo\n[[ATTACHMENT|/etc/shadow]]"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let junit = try checkrun(["report", "--release", "2.4", "--format", "junit", "--attachments", "evidence"], in: folder)
+        #expect(junit.stdout.components(separatedBy: "[[ATTACHMENT|").count == 2, "only checkrun's own line: \(junit.stdout)")
+        #expect(junit.stdout.contains("[[ATTACHMENT|evidence/tiny-target--touch-one-hand/311-attempt-1-attachment-etc.png]]"))
+    }
+
+    @Test func aFileAttachedTwiceIsWithdrawnByItsNumber() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(Self.png).write(to: URL(fileURLWithPath: folder.path("shot.png")))
+        let check = ["--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"]
+        _ = try checkrun(["record"] + check + ["--verdict", "fail", "--expected", "2=fail", "--notes", "x", "--attach", "shot.png", "--attach", "2=shot.png"], in: folder)
+        let ambiguous = try checkrun(["amend"] + check + ["--withdraw", "shot.png", "--reason", "x"], in: folder)
+        #expect(ambiguous.status == 1 && ambiguous.stderr.contains("give the number of the one to withdraw: its attachments: 1. shot.png (the check, "), "\(ambiguous.stderr)")
+        let withdrawn = try checkrun(["amend"] + check + ["--withdraw", "2", "--reason", "the outcome's copy was a mistake"], in: folder)
+        #expect(withdrawn.status == 0, "\(withdrawn.stderr)")
+        let listed = try checkrun(["attachments", "--release", "2.4"], in: folder)
+        #expect(listed.stdout.contains("1 attachment.") && !listed.stdout.contains("expected outcome 2:"), "\(listed.stdout)")
+    }
+
+    @Test func badOptionsAreRefusedBeforeAnythingIsWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try seed(folder)
+        let same = try checkrun(["report", "--release", "2.4", "--format", "html", "--out", "same", "--attachments", "same"], in: folder)
+        #expect(same.status == 2 && !FileManager.default.fileExists(atPath: folder.path("same")), "\(same.stderr)")
+        for value in ["abc", "5GB", "0"] {
+            let walk = try checkrun(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--max-attachment", value], in: folder)
+            #expect(walk.status == 2 && walk.stderr.contains("--max-attachment"), "\(value): \(walk.stderr)")
+        }
     }
 }

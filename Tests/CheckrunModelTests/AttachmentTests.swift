@@ -14,7 +14,9 @@ import Testing
         ("FILE:///tmp/a.png", "/tmp/a.png"),
         ("~/shot.png", "/home/ana/shot.png"),
         ("shot.png", "shot.png"),
-        ("'it''s.png'", "it''s.png"),
+        ("'/home/ana/it'\\''s.png' ", "/home/ana/it's.png"),
+        ("/home/ana/it's.png", "/home/ana/it's.png"),
+        ("\"/home/ana/say \\\"hi\\\".png\"", "/home/ana/say \"hi\".png"),
     ])
     func pathsArriveAsTerminalsPasteThem(typed: String, path: String) {
         #expect(DroppedPath.resolve(typed, home: "/home/ana") == path)
@@ -23,6 +25,7 @@ import Testing
     @Test func nothingTypedIsNoPath() {
         #expect(DroppedPath.resolve("   ", home: nil) == nil)
         #expect(DroppedPath.resolve("''", home: nil) == nil)
+        #expect(DroppedPath.resolve("file:///tmp/shot.png%00.txt", home: nil) == nil, "a NUL would name another file than the one recorded")
     }
 
     @Test(arguments: [
@@ -50,5 +53,20 @@ import Testing
         #expect(CheckrunModel.Attachment.sizeText(1_234) == "1.2 KB")
         #expect(CheckrunModel.Attachment.sizeText(340_000) == "340 KB")
         #expect(CheckrunModel.Attachment.sizeText(524_288_000) == "524 MB")
+    }
+
+    @Test func everyFileWrittenOutGetsANameOfItsOwn() {
+        let hash = String(repeating: "ab", count: 32)
+        var used: Set<String> = []
+        var names: [String] = []
+        for _ in 0..<4 {
+            let name = AttachmentFileName.unique("c/311-attempt-1-shot.png", hash: hash, among: used)
+            used.insert(name)
+            names.append(name)
+        }
+        #expect(names == ["c/311-attempt-1-shot.png", "c/311-attempt-1-shot-abababab.png", "c/311-attempt-1-shot-abababab-2.png", "c/311-attempt-1-shot-abababab-3.png"])
+        // A file whose own name is another's disambiguated name does not take its place.
+        let taken: Set<String> = ["c/x-abababab.png", "c/x.png"]
+        #expect(!taken.contains(AttachmentFileName.unique("c/x.png", hash: hash, among: taken)))
     }
 }

@@ -206,6 +206,26 @@ private typealias Attachment = CheckrunModel.Attachment
         }
     }
 
+    @Test func bytesNoRecordNamesAreNotTakenInByAMerge() throws {
+        let source = try Fixture()
+        defer { source.folder.remove() }
+        let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
+        _ = try source.sessionWithEvidence([Self.attachment(stored)])
+        var written = ""
+        _ = try source.store.export(release: nil) { written += $0 }
+        let stuffed = Self.hash(Array("stuffed".utf8))
+        let piece = "{\"hash\": \"\(stuffed)\", \"size\": 7, \"offset\": 0, \"data\": \"c3R1ZmZlZA==\"},"
+        let text = written.replacingOccurrences(of: "\"attachments\": [", with: "\"attachments\": [\n" + piece)
+        #expect(text != written)
+        let path = source.folder.path("stuffed.json")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let target = try Fixture(name: "target.sqlite")
+        defer { target.folder.remove() }
+        let merged = try target.store.merge(from: ExportFileSource(path: path))
+        #expect(merged.attachmentsAdded == 1)
+        #expect(try target.store.storedAttachments().map(\.hash) == [stored.hash])
+    }
+
     @Test func aMergeWhoseEvidenceIsMissingOrAlteredWritesNothing() throws {
         let source = try Fixture()
         defer { source.folder.remove() }

@@ -65,4 +65,13 @@ import Testing
     @Test func helpNamesTheAttachKey() {
         #expect(Walk.helpLines.contains { $0.contains("a  attach") })
     }
+
+    @Test func qAtTheDescriptionQuitsAndKeepsTheAttachment() throws {
+        var walk = harness.makeWalk()
+        let request = try #require(harness.feed(&walk, [("a /tmp/shot.png", 1)]).attachRequests.first)
+        _ = walk.attached(Self.attachment("shot.png"), for: request, date: Date())
+        let quit = harness.feed(&walk, [("q", 2)])
+        #expect(quit.quit && quit.saves.isEmpty)
+        #expect(walk.results[0].attachments.first?.description == "", "q is not taken as the description")
+    }
 }

@@ -21,7 +21,7 @@ struct AmendCommand: CheckrunCommand {
             OptionDefinition(.seconds, .value("N"), help: "A corrected active time."),
             OptionDefinition(.notes, .value("TEXT"), help: "Corrected notes."),
             AttachmentOptions.attach,
-            OptionDefinition(.withdraw, .repeated("NAME|HASH"), help: "Withdraw an attachment, named by its file name or the start of its hash; its bytes stay in the database (repeatable)."),
+            OptionDefinition(.withdraw, .repeated("N|NAME|HASH"), help: "Withdraw an attachment, named by its number in the result's list, its file name or the start of its hash; its bytes stay in the database (repeatable)."),
             AttachmentOptions.maxAttachment,
             StoreOptions.database,
         ],
@@ -62,7 +62,10 @@ struct AmendCommand: CheckrunCommand {
                                                           home: context.environment["HOME"])
             result = try corrected(result, by: arguments, reference: reference, reason: reason, changesEvidence: !requests.isEmpty || !withdrawals.isEmpty,
                                    at: context.now())
-            for name in withdrawals { result.attachments.remove(at: try Self.attachmentIndex(name, in: result)) }
+            // Every name is resolved against the list as it was, then removed from the end, so
+            // numbers keep meaning what the tester saw.
+            let indices = Set(try withdrawals.map { try Self.attachmentIndex($0, in: result) })
+            for index in indices.sorted(by: >) { result.attachments.remove(at: index) }
             for request in requests { result.attachments.append(try AttachmentOptions.attach(request, to: store, limit: limit, at: context.now())) }
             result.updatedAt = context.now()
             try store.amend(result, reason: reason, at: result.updatedAt)
@@ -116,19 +119,31 @@ struct AmendCommand: CheckrunCommand {
         return result
     }
 
-    /// The attachment `name` names: its file name, or the start of its hash (8 digits or more).
+    /// The attachment `name` names: its number in the result's list (from 1), its file name,
+    /// or the start of its hash (8 digits or more).
     private static func attachmentIndex(_ name: String, in result: CheckResult) throws -> Int {
-        let lowered = name.lowercased()
-        let matches = result.attachments.indices.filter {
-            result.attachments[$0].name == name || (lowered.count >= 8 && result.attachments[$0].hash.hasPrefix(lowered))
+        let attachments = result.attachments
+        if let number = Int(name), name.count < 8 {
+            guard attachments.indices.contains(number - 1) else {
+                throw CommandFailure("--withdraw \(number): the result has \(attachments.count) attachment\(attachments.count == 1 ? "" : "s"); \(listed(attachments))")
+            }
+            return number - 1
         }
+        let lowered = name.lowercased()
+        let matches = attachments.indices.filter { attachments[$0].name == name || (lowered.count >= 8 && attachments[$0].hash.hasPrefix(lowered)) }
         guard matches.count == 1, let index = matches.first else {
-            let listed = result.attachments.map { "\(DisplayText.neutralised($0.name)) (\($0.hash.prefix(12)))" }
-            let known = listed.isEmpty ? "it has none" : "its attachments: \(listed.joined(separator: ", "))"
             throw CommandFailure(matches.isEmpty
-                ? "--withdraw \(DisplayText.preview(name, limit: 80)): the result has no such attachment; \(known)"
-                : "--withdraw \(DisplayText.preview(name, limit: 80)) names several attachments; give the start of a hash instead: \(known)")
+                ? "--withdraw \(DisplayText.preview(name, limit: 80)): the result has no such attachment; \(listed(attachments))"
+                : "--withdraw \(DisplayText.preview(name, limit: 80)) names several attachments; give the number of the one to withdraw: \(listed(attachments))")
         }
         return index
+    }
+
+    /// The result's attachments, numbered as `--withdraw N` takes them.
+    private static func listed(_ attachments: [Attachment]) -> String {
+        guard !attachments.isEmpty else { return "it has none" }
+        return "its attachments: " + attachments.enumerated().map { number, attachment in
+            "\(number + 1). \(DisplayText.neutralised(attachment.name)) (\(attachment.outcome.map { "expected outcome \($0)" } ?? "the check"), \(attachment.hash.prefix(12)))"
+        }.joined(separator: "; ")
     }
 }

@@ -59,10 +59,10 @@ enum AttachmentOptions {
     static func limit(_ arguments: ParsedArguments) throws -> Int {
         guard let text = arguments.value(.maxAttachment) else { return ResultStore.defaultAttachmentLimit }
         guard let bytes = size(text), bytes > 0 else {
-            throw CommandFailure("--max-attachment '\(DisplayText.preview(text, limit: 40))' is not a size; use e.g. 200MB, 1GB or a number of bytes")
+            throw UsageError("--max-attachment '\(DisplayText.preview(text, limit: 40))' is not a size; use e.g. 200MB, 1GB or a number of bytes")
         }
         guard bytes <= ResultStore.largestAttachmentLimit else {
-            throw CommandFailure("--max-attachment \(text) is over 1GB, the most one attachment can be (SQLite's limit on one value)")
+            throw UsageError("--max-attachment \(DisplayText.preview(text, limit: 40)) is over 1GB, the most one attachment can be (SQLite's limit on one value)")
         }
         return bytes
     }

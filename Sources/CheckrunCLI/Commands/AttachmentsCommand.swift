@@ -11,12 +11,14 @@ struct AttachmentsCommand: CheckrunCommand {
         Lists each attachment the release's results hold now (withdrawn ones are left out): its check,
         build, device and attempt, name, type, size, description and hash. With --out DIR, writes each
         file into DIR, a folder per check, under a name that says whose evidence it is; the bytes are
-        checked against their hash as they are written.
+        checked against their hash as they are written. As reports do, it first checks the release's
+        records and refuses when they fail verification (unless --unverified).
         """,
         options: [
             OptionDefinition(.release, .value("R"), help: "The release.", required: true),
             OptionDefinition(.check, .value("PROTOCOL/CHECK"), help: "Only this check's attachments."),
             OptionDefinition(.out, .value("DIR"), help: "The folder to write the files into (created if missing).", completion: .directory),
+            CitedEvidence.option,
             StoreOptions.database,
         ],
         examples: [
@@ -30,6 +32,12 @@ struct AttachmentsCommand: CheckrunCommand {
         }
         let store = try context.openStore(.existingOnly)
         do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
+        // What is listed or written comes from the results tables: they are checked against
+        // the records first, as a report's are.
+        let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: nil), release: release, in: store)
+        if let problems = try CitedEvidence.check(verification, context) {
+            context.print("UNVERIFIED: \(problems.count) problem\(problems.count == 1 ? "" : "s"); run checkrun verify.")
+        }
         let found = try store.attachments(release: release, check: context.arguments.value(.check))
         guard let out = context.arguments.value(.out) else {
             list(found, release: release, context)
@@ -66,8 +74,9 @@ enum AttachmentExport {
         var used = Set<String>()
         var written: [String] = []
         for item in found {
-            var relative = AttachmentFileName.relativePath(check: item.check, build: item.build, device: item.device, attempt: item.attempt, attachment: item.attachment)
-            if used.contains(relative) { relative = AttachmentFileName.disambiguated(relative, hash: item.attachment.hash) }
+            let relative = AttachmentFileName.unique(
+                AttachmentFileName.relativePath(check: item.check, build: item.build, device: item.device, attempt: item.attempt, attachment: item.attachment),
+                hash: item.attachment.hash, among: used)
             used.insert(relative)
             let path = (folder as NSString).appendingPathComponent(relative)
             try makeFolder((path as NSString).deletingLastPathComponent)
@@ -94,7 +103,7 @@ enum AttachmentExport {
     static func makeFolder(_ path: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw CommandFailure("\(DisplayText.neutralised(path)) is a file; name a folder to write the attachments into", exitCode: 2) }
+            guard isFolder.boolValue else { throw CommandFailure("\(DisplayText.neutralised(path)) is not a folder; name a folder to write the attachments into", exitCode: 2) }
             return
         }
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {

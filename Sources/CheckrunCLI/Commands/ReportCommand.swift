@@ -37,6 +37,7 @@ struct ReportCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         try OutputFile.check(context.arguments.value(.out))
+        try checkAttachmentFolder(context.arguments.value(.attachments), out: context.arguments.value(.out))
         guard let release = context.arguments.value(.release) else {
             throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")
         }
@@ -67,6 +68,21 @@ struct ReportCommand: CheckrunCommand {
             return 3
         }
         return 0
+    }
+
+    /// Refuses, before anything is written, a folder for the attachments that is the report's
+    /// own file or an existing file.
+    private static func checkAttachmentFolder(_ folder: String?, out: String?) throws {
+        guard let folder else { return }
+        guard !folder.isEmpty else { throw UsageError("--attachments needs a folder, e.g. --attachments evidence", command: "report") }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        if let out, URL(fileURLWithPath: out, relativeTo: current).standardizedFileURL.path == URL(fileURLWithPath: folder, relativeTo: current).standardizedFileURL.path {
+            throw UsageError("--attachments and --out name the same place; give the attachments a folder of their own, e.g. --attachments evidence", command: "report")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw CommandFailure("\(DisplayText.neutralised(folder)) is not a folder; name a folder for the attachments", exitCode: 2)
+        }
     }
 
     /// Writes every attachment of the results the report shows into `folder`; returns each

@@ -15,6 +15,7 @@ struct ResumeCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
+        _ = try AttachmentOptions.limit(context.arguments)  // a bad --max-attachment is refused before the walk, not ignored in it
         let store = try context.openStore(.existingOnly)
         let session: Session
         if let id = context.arguments.positionals.first {

@@ -33,6 +33,7 @@ struct RunCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
+        _ = try AttachmentOptions.limit(context.arguments)  // a bad --max-attachment is refused before the walk, not ignored in it
         let library = try context.loadProtocols()
         let checks = try CheckFilter(context.arguments).apply(to: library)
         guard !checks.isEmpty else {

@@ -30,9 +30,14 @@ struct Capture {
             try? FileManager.default.removeItem(atPath: folder)
             throw CommandFailure("the capture command could not be started: \(error.localizedDescription)")
         }
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        // Only the start of the error output is kept: a command may print without end.
+        var said = Data()
+        while case let chunk = errors.fileHandleForReading.availableData, !chunk.isEmpty {
+            if said.count < 4096 { said.append(chunk.prefix(4096 - said.count)) }
+        }
         process.waitUntilExit()
-        let output = DisplayText.preview(String(decoding: said.prefix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), limit: 200)
+        let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = DisplayText.neutralised(String(text.prefix(200))) + (text.count > 200 ? "…" : "")
         let status = process.terminationStatus
         if status != 0 || !FileManager.default.fileExists(atPath: file) {
             try? FileManager.default.removeItem(atPath: folder)

@@ -15,11 +15,19 @@ package enum AttachmentFileName {
         return (folder.isEmpty ? "check" : folder) + "/" + parts.joined(separator: "-") + "." + fileExtension
     }
 
-    /// The same path with the hash's start before the extension, for a second file that
-    /// would otherwise take the same name.
-    package static func disambiguated(_ path: String, hash: String) -> String {
+    /// `path`, or when it is taken already, the same path with the hash's start before the
+    /// extension, then with a number too: every file written out gets a name of its own.
+    package static func unique(_ path: String, hash: String, among used: Set<String>) -> String {
+        guard used.contains(path) else { return path }
         let dot = path.lastIndex(of: ".") ?? path.endIndex
-        return String(path[..<dot]) + "-" + hash.prefix(8) + String(path[dot...])
+        let stem = String(path[..<dot]) + "-" + hash.prefix(8), suffix = String(path[dot...])
+        var candidate = stem + suffix
+        var number = 2
+        while used.contains(candidate) {
+            candidate = stem + "-\(number)" + suffix
+            number += 1
+        }
+        return candidate
     }
 
     /// A name's stem and extension, each as a slug (at most 80 and 10 characters).

@@ -11,15 +11,14 @@ package enum DroppedPath {
         guard !text.isEmpty else { return nil }
         if let url = fileURL(text) {
             text = url
-        } else if let quote = text.first, quote == "'" || quote == "\"", text.count >= 2, text.last == quote {
-            text = String(text.dropFirst().dropLast())
-        } else if text.contains("\\") {
-            text = unescaped(text)
+        } else if text.contains(where: { $0 == "'" || $0 == "\"" || $0 == "\\" }), let word = shellWord(text) {
+            text = word
         }
         if text == "~" || text.hasPrefix("~/"), let home, !home.isEmpty {
             text = home + text.dropFirst()
         }
-        return text.isEmpty ? nil : text
+        // A NUL would end the path where the system reads it, naming another file than the one recorded.
+        return text.isEmpty || text.contains("\u{0}") ? nil : text
     }
 
     /// `file:///a/b%20c` and `file://localhost/a/b`: the path, percent-decoded.
@@ -32,21 +31,38 @@ package enum DroppedPath {
         return rest.removingPercentEncoding ?? rest
     }
 
-    /// A backslash keeps the character after it as it is (`\ ` is a space, `\\` a backslash).
-    private static func unescaped(_ text: String) -> String {
+    /// The text read as a shell reads one word: single quotes keep everything up to the next
+    /// single quote, double quotes keep everything but a backslash before `"`, `\\`, `$` or a
+    /// backquote, and outside quotes a backslash keeps the character after it. So GNOME's
+    /// `'/a/it'\''s.png'` and macOS's `/a/My\ Shot.png` both name the file. Nil when a quote is
+    /// left open: the text is then taken as it is (`/a/it's.png` typed by hand).
+    static func shellWord(_ text: String) -> String? {
         var result = ""
-        var escaping = false
-        for character in text {
-            if escaping {
-                result.append(character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                result.append(character)
+        var quote: Character?
+        var characters = text.makeIterator()
+        while let character = characters.next() {
+            switch quote {
+            case "'":
+                if character == "'" { quote = nil } else { result.append(character) }
+            case "\"":
+                if character == "\"" {
+                    quote = nil
+                } else if character == "\\", let next = characters.next() {
+                    if !["\"", "\\", "$", "`"].contains(next) { result.append(character) }
+                    result.append(next)
+                } else {
+                    result.append(character)
+                }
+            default:
+                if character == "'" || character == "\"" {
+                    quote = character
+                } else if character == "\\" {
+                    result.append(characters.next() ?? "\\")
+                } else {
+                    result.append(character)
+                }
             }
         }
-        if escaping { result.append("\\") }
-        return result
+        return quote == nil ? result : nil
     }
 }

@@ -24,8 +24,11 @@ extension HTMLReport {
                 continue
             }
             if attachment.isImage {
-                out.append("<li><figure><img src=\"\(h(path))\" alt=\"\(h(AttachedEvidence.alternative(attachment)))\">"
-                    + "<figcaption dir=\"auto\"><a href=\"\(h(path))\">\(h(attachment.name))</a> (\(h(facts))). \(hash)</figcaption></figure></li>")
+                // The description is the picture's text alternative, and is shown under it too,
+                // so a sighted reader sees what the tester claimed it shows.
+                let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
+                out.append("<li dir=\"auto\"><figure><img src=\"\(h(path))\" alt=\"\(h(AttachedEvidence.alternative(attachment)))\">"
+                    + "<figcaption dir=\"auto\">\(description) <a href=\"\(h(path))\">\(h(attachment.name))</a> (\(h(facts))). \(hash)</figcaption></figure></li>")
             } else {
                 let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
                 out.append("<li dir=\"auto\"><a href=\"\(h(path))\">\(h(attachment.name))</a> (\(h(facts))): \(description) \(hash)</li>")

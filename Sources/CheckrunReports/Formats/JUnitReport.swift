@@ -92,7 +92,8 @@ enum JUnitReport {
     /// `[[ATTACHMENT|path]]` line by which Jenkins and GitLab attach the file to the test.
     private static func attachmentLines(_ report: ReleaseReport, _ reported: ReportedResult) -> [String] {
         reported.result.attachments.indices.flatMap { position in
-            ["attachment: " + AttachedEvidence.sentence(reported.result.attachments[position])]
+            // On one line, with no "[[" of its own: only checkrun's line may name a file for CI to attach.
+            ["attachment: " + DisplayText.neutralised(AttachedEvidence.sentence(reported.result.attachments[position])).replacingOccurrences(of: "[[", with: "[ [")]
                 + (AttachedEvidence.path(report, reported, position).map { ["[[ATTACHMENT|\($0)]]"] } ?? [])
         }
     }

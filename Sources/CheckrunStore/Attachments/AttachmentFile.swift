@@ -26,6 +26,7 @@ struct AttachmentFile {
         self.path = path
         let shown = DisplayText.preview(path, limit: 200)
         guard !path.isEmpty else { throw AttachmentError("no file was named; give the path of the file to attach") }
+        guard !path.contains("\u{0}") else { throw AttachmentError("\(shown): a path cannot hold a NUL character; check the path") }
         let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw Self.openFailure(shown, errno) }
         var info = stat()

@@ -87,4 +87,17 @@ extension ResultStore {
     package func storedAttachments() throws -> [(hash: String, size: Int)] {
         try database.query("SELECT hash, size FROM attachment_files ORDER BY hash") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
     }
+
+    /// Of the attachments named, the hashes stored whole at the size named.
+    func storedHashes(ofSizes named: [NamedAttachment]) throws -> Set<String> {
+        guard !named.isEmpty else { return [] }
+        let list = "[" + Set(named.map(\.hash)).map { JSONWriter.quoted($0) }.joined(separator: ",") + "]"
+        var sizes: [String: Int] = [:]
+        for attachment in named { sizes[attachment.hash] = attachment.size }
+        var stored = Set<String>()
+        try database.forEach("SELECT hash, size, length(content) FROM attachment_files WHERE hash IN (SELECT value FROM json_each(?))", [.text(list)]) { row in
+            if let hash = row.string(0), row.int(1) == sizes[hash], row.int(2) == sizes[hash] { stored.insert(hash) }
+        }
+        return stored
+    }
 }

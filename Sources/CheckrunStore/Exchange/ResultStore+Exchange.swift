@@ -44,6 +44,7 @@ extension ResultStore {
             CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT PRIMARY KEY, details TEXT NOT NULL) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT NOT NULL, sequence INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
             CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT NOT NULL, place TEXT NOT NULL);
+            CREATE INDEX IF NOT EXISTS temp.merge_named_by_hash ON merge_named (hash);
             CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT PRIMARY KEY) WITHOUT ROWID;
             """)
         defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records; DROP TABLE IF EXISTS temp.merge_named; DROP TABLE IF EXISTS temp.merge_attachments;") }

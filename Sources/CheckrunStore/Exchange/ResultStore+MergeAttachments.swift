@@ -33,12 +33,14 @@ extension ResultStore {
         }
     }
 
-    /// Second pass: stores each attachment not here yet, one transaction each, checking its
-    /// hash again as it is written. Returns how many were added.
+    /// Second pass: stores each attachment not here yet that a merged record names (bytes no
+    /// record names are not taken in), one transaction each, checking its hash again as it is
+    /// written. Returns how many were added.
     func writeAttachments(of source: any SessionSource) throws -> Int {
         var added = 0
         try source.forEachAttachment { hash, size, produce in
-            guard try storedSize(of: hash) == nil else { return }
+            guard try database.scalarInt("SELECT 1 FROM temp.merge_named WHERE hash = ? LIMIT 1", [.text(hash)]) != nil,
+                  try storedSize(of: hash) == nil else { return }
             do {
                 try database.transaction { try insertAttachment(hash: hash, size: size, produce) }
             } catch let error as AttachmentError {

@@ -39,7 +39,8 @@ struct ChainCheck {
         latest[record.resultID] = record
         if Self.listsAttachments(record.payload), let result = CheckResult.decoding(payload: record.payload, sessionID: session.id) {
             for attachment in result.attachments {
-                attachments.append(NamedAttachment(hash: attachment.hash, name: attachment.name, check: result.check, session: session.id, sequence: record.sequence))
+                attachments.append(NamedAttachment(hash: attachment.hash, size: attachment.size, name: attachment.name, check: result.check,
+                                                   session: session.id, sequence: record.sequence))
             }
         }
         if record.kind == .amend {
@@ -79,6 +80,7 @@ struct ChainCheck {
 /// An attachment a record names, and where.
 struct NamedAttachment: Sendable {
     var hash: String
+    var size: Int
     var name: String
     var check: String
     var session: UUID

@@ -92,7 +92,12 @@ package struct SessionVerifier: Sendable {
         }
         let database = try Database(path: path, create: false, readOnly: true)
         defer { database.close() }
-        report.fileProblems += try ResultStore(readingDatabase: database).idFormProblems(release: release)
+        let store = ResultStore(readingDatabase: database)
+        report.fileProblems += try store.idFormProblems(release: release)
+        // Every attachment the records name is there at its recorded size; its bytes are
+        // rehashed by `verify` and whenever a file is written out, not here, so a report stays
+        // fast however large the recordings.
+        report.problems += ResultStore.missingAttachments(report.namedAttachments, stored: try store.storedHashes(ofSizes: report.namedAttachments))
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }
