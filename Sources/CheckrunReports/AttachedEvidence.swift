@@ -15,11 +15,11 @@ package enum AttachedEvidence {
         report.attachmentPaths[key(reported, position)]
     }
 
-    /// "shot.png (a PNG image, 1.2 MB), expected outcome 2: The Pay button. SHA-256 2cb9…"
+    /// "shot.png (PNG image, 1.2 MB), expected outcome 2: The Pay button. SHA-256 2cb9…"
     static func sentence(_ attachment: Attachment) -> String {
         let place = attachment.outcome.map { ", expected outcome \($0)" } ?? ""
         let description = attachment.description.isEmpty ? "no description given" : attachment.description
-        return "\(attachment.name) (\(typeWords(attachment.mediaType)), \(attachment.sizeText))\(place): \(description). SHA-256 \(attachment.hash)"
+        return "\(attachment.name) (\(MediaType.words(attachment.mediaType)), \(attachment.sizeText))\(place): \(description). SHA-256 \(attachment.hash)"
     }
 
     /// An image's text alternative: its description, or what is known of it without one.
@@ -32,19 +32,5 @@ package enum AttachedEvidence {
         let attachments = reported.result.attachments
         guard !attachments.isEmpty else { return "" }
         return " Evidence: " + attachments.map { "\($0.name) (SHA-256 \($0.hash.prefix(16))…)" + ($0.description.isEmpty ? "" : ", \($0.description)") }.joined(separator: "; ") + "."
-    }
-
-    static func typeWords(_ mediaType: String) -> String {
-        switch mediaType {
-        case "image/png": "PNG image"
-        case "image/jpeg": "JPEG image"
-        case "image/gif": "GIF image"
-        case "image/heic": "HEIC image"
-        case "video/mp4": "MP4 video"
-        case "video/quicktime": "QuickTime video"
-        case "application/pdf": "PDF"
-        case "text/plain": "text"
-        default: "file of unknown type"
-        }
     }
 }

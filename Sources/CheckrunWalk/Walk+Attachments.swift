@@ -48,7 +48,7 @@ extension Walk {
         results[request.check].attachments.append(attachment)
         describing = (request.check, results[request.check].attachments.count - 1)
         let place = request.outcome.map { "expected outcome \($0)" } ?? "check \(request.check + 1)"
-        return [.say("Attached \(DisplayText.neutralised(attachment.name)) (\(Self.mediaTypeWords(attachment.mediaType)), \(attachment.sizeText)) to \(place)."),
+        return [.say("Attached \(DisplayText.neutralised(attachment.name)) (\(MediaType.words(attachment.mediaType)), \(attachment.sizeText)) to \(place)."),
                 .save(touch(request.check, date))]
     }
 
@@ -77,19 +77,5 @@ extension Walk {
 
     var describingPrompt: String {
         "What does it show? A short description, read out in the report in place of the file (Enter for none)."
-    }
-
-    static func mediaTypeWords(_ mediaType: String) -> String {
-        switch mediaType {
-        case "image/png": "a PNG image"
-        case "image/jpeg": "a JPEG image"
-        case "image/gif": "a GIF image"
-        case "image/heic": "a HEIC image"
-        case "video/mp4": "an MP4 video"
-        case "video/quicktime": "a QuickTime video"
-        case "application/pdf": "a PDF"
-        case "text/plain": "text"
-        default: "a file of unknown type"
-        }
     }
 }

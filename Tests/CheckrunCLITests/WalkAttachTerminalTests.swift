@@ -32,7 +32,7 @@ import Testing
         // As a terminal pastes a file dragged onto it, typed ahead the moment the prompt shows
         // (while the walk may still be leaving the timer's raw mode).
         terminal.sendLine("a \(folder.path("My Shots/shot 1.png").replacingOccurrences(of: " ", with: "\\ ")) ")
-        try terminal.expect("Attached shot 1.png (a PNG image, 20 bytes) to expected outcome 1.")
+        try terminal.expect("Attached shot 1.png (PNG image, 20 bytes) to expected outcome 1.")
         try terminal.expect("What does it show?")
         terminal.sendLine("")
         try terminal.expect("Kept without a description.")

@@ -23,7 +23,7 @@ import Testing
         #expect(asked.saves.isEmpty && walk.prompt?.text == question, "nothing changes until the caller has stored the file")
 
         let events = walk.attached(Self.attachment("shot 1.png"), for: request, date: Date(timeIntervalSince1970: 1_800_000_005))
-        #expect(events.contains(.say("Attached shot 1.png (a PNG image, 1.2 MB) to expected outcome 1.")), "\(events)")
+        #expect(events.contains(.say("Attached shot 1.png (PNG image, 1.2 MB) to expected outcome 1.")), "\(events)")
         let saved = try #require(events.compactMap { if case .save(let result) = $0 { result } else { nil } }.first)
         #expect(saved.attachments.map(\.outcome) == [1])
         #expect(walk.prompt?.text.hasPrefix("What does it show?") == true)

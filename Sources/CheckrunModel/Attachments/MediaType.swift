@@ -42,6 +42,21 @@ package enum MediaType {
         return String(validating: trimmed, as: UTF8.self) != nil
     }
 
+    /// The type in words, as the walk and every report say it: "PNG image", "MP4 video".
+    package static func words(_ mediaType: String) -> String {
+        switch mediaType {
+        case "image/png": "PNG image"
+        case "image/jpeg": "JPEG image"
+        case "image/gif": "GIF image"
+        case "image/heic": "HEIC image"
+        case "video/mp4": "MP4 video"
+        case "video/quicktime": "QuickTime video"
+        case "application/pdf": "PDF"
+        case "text/plain": "text"
+        default: "file of unknown type"
+        }
+    }
+
     /// The extension a file of this type is extracted with, when its own name has none.
     package static func fileExtension(_ mediaType: String) -> String {
         switch mediaType {

@@ -16,7 +16,7 @@ extension HTMLReport {
             let attachment = reported.result.attachments[position]
             let whose = "\(reported.device.isEmpty ? "unnamed device" : reported.device), build \(reported.build)"
                 + (attachment.outcome.map { ", expected outcome \($0)" } ?? "")
-            let facts = "\(AttachedEvidence.typeWords(attachment.mediaType)), \(attachment.sizeText); \(whose)"
+            let facts = "\(MediaType.words(attachment.mediaType)), \(attachment.sizeText); \(whose)"
             let hash = "<span class=\"hash\">SHA-256 <code>\(attachment.hash)</code></span>"
             guard let path = AttachedEvidence.path(report, reported, position).map(link) else {
                 let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
