@@ -186,6 +186,25 @@ import Glibc
     }
 }
 
+extension ReadOnlyFolderTests {
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func anUnreadableAttachmentIsExplainedAndNothingIsRecorded() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o777)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: folder.path("secret.png")))
+        chmod(folder.path("secret.png"), 0o000)
+        let result = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [
+            Checkrun.executable, "record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+            "--attach", folder.path("secret.png"), "--db", folder.path("results.sqlite"), "--protocols", Repository.path("protocols"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("secret.png: permission denied; make the file readable"), "\(result.stderr)")
+        let sessions = try Checkrun.run(["sessions", "--db", folder.path("results.sqlite")])
+        #expect(!sessions.stdout.contains("2.4"), "nothing was recorded: \(sessions.stdout)")
+    }
+}
+
 /// Hints work as printed, however checkrun was started, and `run` offers an unfinished session.
 @Suite struct HintTests {
     let protocols = Repository.path("protocols")
