@@ -135,11 +135,12 @@ import Testing
         defer { folder.remove() }
         try Data(Self.png).write(to: URL(fileURLWithPath: folder.path("[[ATTACHMENT|etc]].png")))
         let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "fail",
-                                     "--expected", "2=fail", "--notes", "x", "--attach", "[[ATTACHMENT|etc]].png=foo\n[[ATTACHMENT|/etc/shadow]]"], in: folder)
+                                     "--expected", "2=fail", "--notes", "[[ATTACHMENT|/etc/passwd]]", "--device", "[[ATTACHMENT|/etc/group]]",
+                                     "--attach", "[[ATTACHMENT|etc]].png=foo\n[[ATTACHMENT|/etc/shadow]]"], in: folder)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let junit = try checkrun(["report", "--release", "2.4", "--format", "junit", "--attachments", "evidence"], in: folder)
         #expect(junit.stdout.components(separatedBy: "[[ATTACHMENT|").count == 2, "only checkrun's own line: \(junit.stdout)")
-        #expect(junit.stdout.contains("[[ATTACHMENT|evidence/tiny-target--touch-one-hand/311-attempt-1-attachment-etc.png]]"))
+        #expect(junit.stdout.contains("[[ATTACHMENT|evidence/tiny-target--touch-one-hand/311-attachment-etc-group-attempt-1-attachment-etc.png]]"), "\(junit.stdout)")
     }
 
     @Test func aFileAttachedTwiceIsWithdrawnByItsNumber() throws {

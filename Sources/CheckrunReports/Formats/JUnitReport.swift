@@ -7,8 +7,13 @@ import CheckrunStore
 /// varies (device, build, tester, counters) is told in its `system-out`, since the schema allows
 /// no properties on a testcase.
 enum JUnitReport {
+    /// Every text of the report as XML, with any "[[" broken: Jenkins and GitLab attach the file
+    /// a `[[ATTACHMENT|path]]` line names, and only checkrun's own lines may name one.
+    static func x(_ text: String) -> String {
+        Escaping.xml(text.replacingOccurrences(of: "[[", with: "[ ["))
+    }
+
     static func render(_ report: ReleaseReport) -> String {
-        let x = Escaping.xml
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) }
         let failures = report.checks.flatMap(\.results).filter { $0.result.verdict == .fail }.count
@@ -54,8 +59,14 @@ enum JUnitReport {
                 }
                 var told = properties.map { "\($0.0): \($0.1)" }
                 if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
-                if let reported { told += attachmentLines(report, reported) }
-                out.append("      <system-out>\(x(told.joined(separator: "\n")))</system-out>")
+                var markers: [String] = []
+                if let reported {
+                    told += reported.result.attachments.map { "attachment: " + DisplayText.neutralised(AttachedEvidence.sentence($0)) }
+                    markers = reported.result.attachments.indices.compactMap { AttachedEvidence.path(report, reported, $0) }.map { "[[ATTACHMENT|\($0)]]" }
+                }
+                // The lines that name files for CI to attach are checkrun's own, added unbroken.
+                let attached = markers.map { "&#10;" + Escaping.xml($0) }.joined()
+                out.append("      <system-out>\(x(told.joined(separator: "\n")))\(attached)</system-out>")
                 out.append("    </testcase>")
             }
             out.append("  </testsuite>")
@@ -68,7 +79,6 @@ enum JUnitReport {
     /// A testcase per criterion a check maps, with its term and coverage: failing for Does Not
     /// Support and Partially Supports, skipped for Incomplete and Not Evaluated.
     private static func criteriaSuite(_ report: ReleaseReport) -> [String] {
-        let x = Escaping.xml
         let rows = report.criteria.filter { !$0.checks.isEmpty }
         let failing = rows.filter { $0.conformance == .doesNotSupport || $0.conformance == .partiallySupports }.count
         let open = rows.filter { $0.conformance == .incomplete || $0.conformance == .notEvaluated }.count
@@ -86,16 +96,6 @@ enum JUnitReport {
         }
         out.append("  </testsuite>")
         return out
-    }
-
-    /// Each attachment: its sentence, and, written beside the report, the
-    /// `[[ATTACHMENT|path]]` line by which Jenkins and GitLab attach the file to the test.
-    private static func attachmentLines(_ report: ReleaseReport, _ reported: ReportedResult) -> [String] {
-        reported.result.attachments.indices.flatMap { position in
-            // On one line, with no "[[" of its own: only checkrun's line may name a file for CI to attach.
-            ["attachment: " + DisplayText.neutralised(AttachedEvidence.sentence(reported.result.attachments[position])).replacingOccurrences(of: "[[", with: "[ [")]
-                + (AttachedEvidence.path(report, reported, position).map { ["[[ATTACHMENT|\($0)]]"] } ?? [])
-        }
     }
 
     private static func seconds(_ value: Double) -> String {
