@@ -80,7 +80,7 @@ import Testing
         let merged = try checkrun(["merge", "reversed.json", "--db", "b.sqlite"], in: folder)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(try checkrun(["verify", "--db", "b.sqlite"], in: folder).status == 0)
-        try folder.write("newer.json", text.replacingOccurrences(of: "\"version\": \(ResultStore.exportVersion)", with: "\"version\": \(ResultStore.exportVersion + 1)"))
+        try folder.write("newer.json", text.replacingOccurrences(of: "\"version\": 2", with: "\"version\": \(ResultStore.exportVersion + 1)"))
         let newer = try checkrun(["merge", "newer.json", "--db", "c.sqlite"], in: folder)
         #expect(newer.status == 1)
         #expect(newer.stderr.contains("written by a newer checkrun"), "\(newer.stderr)")

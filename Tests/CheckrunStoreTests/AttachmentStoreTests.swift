@@ -187,6 +187,7 @@ private typealias Attachment = CheckrunModel.Attachment
         let counts = try source.store.export(release: "2.4") { written += $0 }
         try Data(written.utf8).write(to: URL(fileURLWithPath: exported))
         #expect(counts.attachments == 2)
+        #expect(written.hasPrefix("{\"format\": \"checkrun-export\", \"version\": 3,"))
         let schema = try JSONParser.parse(try Repository.text("Schemas/export.schema.json"))
         #expect(JSONSchema(schema).validate(try JSONParser.parse(written)).isEmpty)
         #expect(written.split(separator: "\n").allSatisfy { $0.utf8.count < 1_100_000 }, "large files are written a piece per line")
@@ -224,6 +225,31 @@ private typealias Attachment = CheckrunModel.Attachment
         let merged = try target.store.merge(from: ExportFileSource(path: path))
         #expect(merged.attachmentsAdded == 1)
         #expect(try target.store.storedAttachments().map(\.hash) == [stored.hash])
+    }
+
+    @Test func aRecordListingAttachmentsOutOfTheirPlaceIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 0, startedAt: session.startedAt)
+        result.verdict = .pass
+        result.attachments = [Self.attachment(StoredAttachment(hash: Self.hash([1]), size: 1, mediaType: "text/plain"))]
+        // The same fields, with the attachments first: a valid chain, but not checkrun's layout.
+        var members = try #require(JSONParser.parse(result.payload).objectMembers)
+        let last = members.removeLast()
+        members.insert(last, at: 1)
+        let payload = JSONWriter.write(.object(members))
+        let record = Record(sessionID: session.id, sequence: 1, resultID: result.id, kind: .answer, reason: nil, payload: payload,
+                            recordedAt: session.startedAt, previousHash: session.digest)
+        let entry = SessionEntry(session: session, records: [record])
+        let text = "{\"format\": \"checkrun-export\", \"version\": 3, \"exportedAt\": \"x\", \"release\": null, \"attachments\": [\n"
+            + "{\"hash\": \"\(Self.hash([1]))\", \"size\": 1, \"offset\": 0, \"data\": \"AQ==\"}\n], \"sessions\": [\n" + JSONWriter.compact(entry.json) + "\n]}\n"
+        let path = folder.path("moved.json")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let target = try Fixture(name: "target.sqlite")
+        defer { target.folder.remove() }
+        #expect { try target.store.merge(from: ExportFileSource(path: path)) } throws: { "\($0)".contains("lists attachments out of their place") }
+        #expect(try target.store.storedAttachments().isEmpty)
     }
 
     @Test func aMergeWhoseEvidenceIsMissingOrAlteredWritesNothing() throws {

@@ -117,6 +117,8 @@ import Testing
         #expect(counts.sessions == 2 && counts.records == 15)
         let text = try String(contentsOfFile: exported, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 4, "a header line, one line per session, a closing line")
+        #expect(text.hasPrefix("{\"format\": \"checkrun-export\", \"version\": 2,") && !text.contains("\"attachments\""),
+                "without attachments, an export any checkrun since version 2 reads")
         let schema = try JSONParser.parse(try Repository.text("Schemas/export.schema.json"))
         #expect(JSONSchema(schema).validate(try JSONParser.parse(text)).isEmpty)
         #expect(ExportSchema.text == (try Repository.text("Schemas/export.schema.json")), "run .ci/embed-data")

@@ -42,6 +42,12 @@ struct AmendCommand: CheckrunCommand {
         let library = try context.loadProtocols()
         let withdrawals = arguments.all(.withdraw)
         let limit = try AttachmentOptions.limit(arguments)
+        // Files to attach are read and hashed before the write lock is taken.
+        let requests = try library.check(named: name).map {
+            try AttachmentOptions.requests(arguments.all(.attach), outcomes: $0.check.expected.count, command: "amend", home: context.environment["HOME"])
+        } ?? []
+        let prepared = try requests.map { try AttachmentOptions.prepare($0, limit: limit) }
+        defer { prepared.forEach { $0.close() } }
         // Read, change and write inside one write transaction: two amends at once each see the
         // other's change, so neither is lost.
         let result = try store.batch { () throws -> CheckResult in
@@ -58,15 +64,13 @@ struct AmendCommand: CheckrunCommand {
             guard let reference = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
-            let requests = try AttachmentOptions.requests(arguments.all(.attach), outcomes: reference.check.expected.count, command: "amend",
-                                                          home: context.environment["HOME"])
             result = try corrected(result, by: arguments, reference: reference, reason: reason, changesEvidence: !requests.isEmpty || !withdrawals.isEmpty,
                                    at: context.now())
             // Every name is resolved against the list as it was, then removed from the end, so
             // numbers keep meaning what the tester saw.
             let indices = Set(try withdrawals.map { try Self.attachmentIndex($0, in: result) })
             for index in indices.sorted(by: >) { result.attachments.remove(at: index) }
-            for request in requests { result.attachments.append(try AttachmentOptions.attach(request, to: store, limit: limit, at: context.now())) }
+            for (request, file) in zip(requests, prepared) { result.attachments.append(try AttachmentOptions.attach(file, request, to: store, at: context.now())) }
             result.updatedAt = context.now()
             try store.amend(result, reason: reason, at: result.updatedAt)
             return result

@@ -80,8 +80,22 @@ enum AttachmentOptions {
 
     /// Stores the file's bytes and describes the attachment; nothing is stored on an error.
     static func attach(_ request: Request, to store: ResultStore, limit: Int, at date: Date) throws -> Attachment {
+        let prepared = try prepare(request, limit: limit)
+        defer { prepared.close() }
+        return try attach(prepared, request, to: store, at: date)
+    }
+
+    /// The first read of the file, before any write lock is taken (see `ResultStore.prepareAttachment`).
+    static func prepare(_ request: Request, limit: Int) throws -> PreparedAttachment {
+        do { return try ResultStore.prepareAttachment(path: request.path, limit: limit) } catch let error as AttachmentError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// Stores a prepared file (inside the caller's transaction) and describes the attachment.
+    static func attach(_ prepared: PreparedAttachment, _ request: Request, to store: ResultStore, at date: Date) throws -> Attachment {
         let stored: StoredAttachment
-        do { stored = try store.storeAttachment(path: request.path, limit: limit) } catch let error as AttachmentError {
+        do { stored = try store.store(prepared) } catch let error as AttachmentError {
             throw CommandFailure(error.description)
         }
         let name = (request.path as NSString).lastPathComponent

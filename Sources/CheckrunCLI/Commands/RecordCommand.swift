@@ -64,6 +64,10 @@ struct RecordCommand: CheckrunCommand {
         let requests = try AttachmentOptions.requests(arguments.all(.attach), outcomes: reference.check.expected.count, command: "record",
                                                       home: context.environment["HOME"])
         let limit = try AttachmentOptions.limit(arguments)
+        // Files are read and hashed before the write lock is taken: a long recording must not
+        // keep other testers' answers waiting.
+        let prepared = try requests.map { try AttachmentOptions.prepare($0, limit: limit) }
+        defer { prepared.forEach { $0.close() } }
         let store = try context.openStore()
         // The attempt is numbered, the session written and the result saved in one write
         // transaction: two records at once cannot take the same attempt, and a kill leaves
@@ -72,8 +76,8 @@ struct RecordCommand: CheckrunCommand {
             result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: session.device)
             try store.insert(session)
             try store.keep([reference.document])
-            for request in requests {
-                result.attachments.append(try AttachmentOptions.attach(request, to: store, limit: limit, at: now))
+            for (request, file) in zip(requests, prepared) {
+                result.attachments.append(try AttachmentOptions.attach(file, request, to: store, at: now))
             }
             try store.save(result)
         }

@@ -8,6 +8,14 @@ package struct StoredAttachment: Sendable, Equatable {
     package var mediaType: String
 }
 
+/// A file opened and hashed, ready to be stored (see `ResultStore.prepareAttachment`).
+package struct PreparedAttachment {
+    let file: AttachmentFile
+    package let stored: StoredAttachment
+
+    package func close() { file.close() }
+}
+
 /// Attachments' bytes, kept once each in the database under the SHA-256 of their content, so
 /// one file still holds every answer and its evidence, and the record chain, which names each
 /// attachment by that hash, covers the bytes too.
@@ -22,20 +30,38 @@ extension ResultStore {
     /// hashing again, so what is stored is exactly what was hashed; a file changed in between
     /// stores nothing. Memory stays at one piece of the file whatever its size.
     package func storeAttachment(path: String, limit: Int = defaultAttachmentLimit) throws -> StoredAttachment {
-        let file = try AttachmentFile(path: path, limit: min(limit, Self.largestAttachmentLimit))
-        defer { file.close() }
+        let prepared = try Self.prepareAttachment(path: path, limit: limit)
+        defer { prepared.close() }
+        return try store(prepared)
+    }
+
+    /// The first read: opens and hashes the file, with no lock held, so a caller about to
+    /// write (`record`, `amend`) does not keep other writers waiting while a long recording is
+    /// read. Close the result when done.
+    package static func prepareAttachment(path: String, limit: Int = defaultAttachmentLimit) throws -> PreparedAttachment {
+        let file = try AttachmentFile(path: path, limit: min(limit, largestAttachmentLimit))
         var hasher = SHA256.Hasher()
         var prefix: [UInt8] = []
-        try file.read { bytes in
-            if prefix.count < MediaType.prefixLength { prefix += bytes.prefix(MediaType.prefixLength - prefix.count) }
-            hasher.update(bytes)
+        do {
+            try file.read { bytes in
+                if prefix.count < MediaType.prefixLength { prefix += bytes.prefix(MediaType.prefixLength - prefix.count) }
+                hasher.update(bytes)
+            }
+        } catch {
+            file.close()
+            throw error
         }
-        let stored = StoredAttachment(hash: hasher.finalHex(), size: file.size, mediaType: MediaType.sniff(prefix))
+        return PreparedAttachment(file: file, stored: StoredAttachment(hash: hasher.finalHex(), size: file.size, mediaType: MediaType.sniff(prefix)))
+    }
+
+    /// The second read, inside a transaction (the caller's, when there is one): stores the
+    /// bytes unless they are here already, hashing them again as they go in.
+    package func store(_ prepared: PreparedAttachment) throws -> StoredAttachment {
         try database.transaction {
-            guard try storedSize(of: stored.hash) == nil else { return }
-            try insertAttachment(hash: stored.hash, size: stored.size) { write in try file.read(write) }
+            guard try storedSize(of: prepared.stored.hash) == nil else { return }
+            try insertAttachment(hash: prepared.stored.hash, size: prepared.stored.size) { write in try prepared.file.read(write) }
         }
-        return stored
+        return prepared.stored
     }
 
     /// Stores bytes that arrive in pieces (from another database or an export), checking they

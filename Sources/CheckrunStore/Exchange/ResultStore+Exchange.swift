@@ -154,6 +154,11 @@ extension ResultStore {
                 throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
             }
             latest[record.resultID] = (record.sequence, result)
+            // Attachments stand last in a payload checkrun wrote; `verify` and `export` find
+            // them there without parsing every record, so no other layout is taken in.
+            if !result.attachments.isEmpty && !ChainCheck.listsAttachments(record.payload) {
+                throw refuse("record \(record.sequence) lists attachments out of their place in the record's text; it was not written by checkrun")
+            }
             for attachment in result.attachments {
                 try database.run("INSERT INTO temp.merge_named (hash, place) VALUES (?, ?)",
                                  [.text(attachment.hash), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])

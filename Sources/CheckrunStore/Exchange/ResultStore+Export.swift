@@ -23,7 +23,8 @@ extension ResultStore {
     }
 
     /// The export format written: 2 carries payloads as the exact text that was hashed; 3 adds
-    /// the bytes of attachments.
+    /// the bytes of attachments, and is written only when there are any, so an export without
+    /// them still merges into a checkrun that knows version 2 only.
     package static let exportVersion = 3
 
     /// Bytes of an attachment per export entry: about 1 MB once in base64, so an export of
@@ -36,16 +37,18 @@ extension ResultStore {
     /// before sessions, so a merge stores the bytes before the records that name them.
     package func export(release: String?, write: (String) throws -> Void) throws -> ExportCounts {
         var counts = ExportCounts()
-        try write("{\"format\": \"checkrun-export\", \"version\": \(Self.exportVersion), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), ")
+        let attachments = try exportedAttachments(release: release)
+        let version = attachments.isEmpty ? 2 : Self.exportVersion
+        try write("{\"format\": \"checkrun-export\", \"version\": \(version), \"exportedAt\": \(JSONWriter.quoted(Timestamps.iso8601(Date()))), \"release\": \(release.map(JSONWriter.quoted) ?? "null"), ")
         var versions: [JSONNode] = []
         try forEachProtocolVersion { version in
             versions.append(JSONNode(.object([JSONMember("hash", JSONNode(.string(version.hash))), JSONMember("protocol", JSONNode(.string(version.protocolID))),
                                               JSONMember("content", JSONNode(.string(version.content)))])))
         }
-        try write("\"protocols\": " + JSONWriter.compact(.array(versions)) + ", \"attachments\": [")
+        try write("\"protocols\": " + JSONWriter.compact(.array(versions)) + ", " + (attachments.isEmpty ? "" : "\"attachments\": ["))
         var first = true
         try withoutActuallyEscaping(write) { write in
-            try forEachAttachment(release: release) { hash, size, produce in
+            try forEach(attachments) { hash, size, produce in
                 counts.attachments += 1
                 var offset = 0
                 try produce { bytes in
@@ -56,7 +59,7 @@ extension ResultStore {
                 }
             }
         }
-        try write((first ? "" : "\n") + "], \"sessions\": [\n")
+        try write((attachments.isEmpty ? "" : (first ? "" : "\n") + "], ") + "\"sessions\": [\n")
         first = true
         try forEachSessionEntry(release: release) { entry in
             try write((first ? "" : ",\n") + JSONWriter.compact(entry.json))
@@ -68,30 +71,34 @@ extension ResultStore {
         return counts
     }
 
-    /// Hands over each stored attachment that the sessions of `release` name in any of their
-    /// records (withdrawn ones too: their records stay), or every stored attachment; `produce`
-    /// streams its bytes in pieces of `exportChunkSize`.
+    /// Hands over each stored attachment that the records of `release`'s sessions (or of every
+    /// session) name, withdrawn ones too since their records stay; `produce` streams its bytes
+    /// in pieces of `exportChunkSize`. Bytes no record names are not handed over.
     func forEachAttachment(
-        release: String?, _ body: (_ hash: String, _ size: Int, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Void
+        release: String?, _ body: (_ hash: String, _ size: Int, _ produce: AttachmentProducer) throws -> Void
     ) throws {
-        let hashes: [(hash: String, size: Int)]
-        if let release {
-            var named = Set<String>()
-            try database.forEach(
-                "SELECT r.payload FROM records r JOIN sessions s ON s.id = r.session_id WHERE s.release = ?", [.text(release)]
-            ) { row in
-                guard let payload = row.string(0), ChainCheck.listsAttachments(payload),
-                      let result = CheckResult.decoding(payload: payload, sessionID: UUID()) else { return }
-                for attachment in result.attachments { named.insert(attachment.hash) }
-            }
-            hashes = try storedAttachments().filter { named.contains($0.hash) }
-        } else {
-            hashes = try storedAttachments()
-        }
-        for (hash, size) in hashes {
+        try forEach(try exportedAttachments(release: release), body)
+    }
+
+    private func forEach(_ attachments: [(hash: String, size: Int)], _ body: (_ hash: String, _ size: Int, _ produce: AttachmentProducer) throws -> Void) throws {
+        for (hash, size) in attachments {
             try body(hash, size) { write in
                 try readAttachment(hash: hash, chunkSize: Self.exportChunkSize, write)
             }
         }
+    }
+
+    /// The stored attachments the records of `release`'s sessions (or of all) name.
+    private func exportedAttachments(release: String?) throws -> [(hash: String, size: Int)] {
+        var named = Set<String>()
+        try database.forEach(
+            "SELECT r.payload, r.session_id FROM records r JOIN sessions s ON s.id = r.session_id WHERE ?1 IS NULL OR s.release = ?1", [SQLValue(release)]
+        ) { row in
+            guard let payload = row.string(0), ChainCheck.listsAttachments(payload), let session = row.string(1).flatMap(UUID.init(text:)),
+                  let result = CheckResult.decoding(payload: payload, sessionID: session) else { return }
+            for attachment in result.attachments { named.insert(attachment.hash) }
+        }
+        guard !named.isEmpty else { return [] }
+        return try storedAttachments().filter { named.contains($0.hash) }
     }
 }

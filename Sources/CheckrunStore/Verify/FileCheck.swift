@@ -10,6 +10,8 @@ final class FileCheck: @unchecked Sendable {
         var problems: [String] = []
         /// The attachments stored whole, by hash.
         var attachments: [(hash: String, size: Int)] = []
+        /// Those whose stored bytes do not give their hash.
+        var changed = Set<String>()
     }
 
     private let done = DispatchSemaphore(value: 0)
@@ -57,10 +59,29 @@ extension ResultStore {
             }
             if count != size || hasher.finalHex() != hash {
                 outcome.problems.append("the stored bytes of attachment \(DisplayText.preview(hash, limit: 64)) were changed behind checkrun's back: they no longer give the hash they are recorded under")
+                outcome.changed.insert(hash)
             } else {
                 outcome.attachments.append((hash, size))
             }
         }
+    }
+
+    /// Of `hashes`, those whose bytes are here now and give their hash: attachments stored
+    /// after the file check read its snapshot (while `verify` ran) are looked at again, on
+    /// this connection, before any is called missing.
+    func rehashedNow(_ hashes: Set<String>) throws -> Set<String> {
+        var whole = Set<String>()
+        for hash in hashes {
+            guard let size = try storedSize(of: hash) else { continue }
+            var hasher = SHA256.Hasher()
+            var count = 0
+            try readAttachment(hash: hash) { bytes in
+                hasher.update(bytes)
+                count += bytes.count
+            }
+            if count == size && hasher.finalHex() == hash { whole.insert(hash) }
+        }
+        return whole
     }
 
     /// Problems for attachments a record names whose bytes are gone (or were changed, and so

@@ -50,7 +50,9 @@ extension ResultStore {
         report.fileProblems = files.problems
         report.attachments = files.attachments.count
         report.attachmentBytes = files.attachments.reduce(0) { $0 + $1.size }
-        report.problems += Self.missingAttachments(verified.namedAttachments, stored: Set(files.attachments.map(\.hash)))
+        var whole = Set(files.attachments.map(\.hash))
+        whole.formUnion(try rehashedNow(Set(verified.namedAttachments.map(\.hash)).subtracting(whole).subtracting(files.changed)))
+        report.problems += Self.missingAttachments(verified.namedAttachments, stored: whole)
         try forEachProtocolVersion { version in
             if SHA256.hex(version.content) != version.hash {
                 report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")
