@@ -56,9 +56,11 @@ package final class InputReader {
     }
 
     /// Set after a line of a file or pipe ended with CR as the last byte read, so that the LF
-    /// of a CRLF pair is not read as an empty line. On a terminal a CR is a whole Enter: a line
-    /// typed ahead while the walk was still in raw mode ends with CR, and the Enter typed at the
-    /// next prompt (an LF) is an answer of its own, never to be swallowed.
+    /// of a CRLF pair arriving in the next read is not read as an empty line. A CRLF that
+    /// arrives in one read (a pasted Windows line, too) is one line end anywhere. On a terminal
+    /// a CR that ends a read is a whole Enter: a line typed ahead while the walk was still in
+    /// raw mode ends with CR, and the Enter typed at the next prompt (an LF, read later) is an
+    /// answer of its own, never to be swallowed.
     private var skipLineFeed = false
 
     /// One line without its line end (LF, CRLF, or a lone CR, which is what Enter sends while

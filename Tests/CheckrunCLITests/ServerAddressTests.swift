@@ -24,3 +24,11 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
     }
 }
+
+extension ServerAddressTests {
+    @Test func aPasswordHoldingSlashesOrQuestionMarksIsMaskedWhole() throws {
+        let result = try Checkrun.run(["sessions", "--db", "postgresql://ana:pa/ss?w@rd@db.example/checkrun"])
+        #expect(result.status == 1 && result.stderr.contains("postgresql://ana:…@db.example/checkrun is a PostgreSQL address"), "\(result.stderr)")
+        #expect(!result.stderr.contains("pa/ss"))
+    }
+}

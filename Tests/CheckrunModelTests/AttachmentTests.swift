@@ -53,6 +53,7 @@ import Testing
         #expect(CheckrunModel.Attachment.sizeText(1_234) == "1.2 KB")
         #expect(CheckrunModel.Attachment.sizeText(340_000) == "340 KB")
         #expect(CheckrunModel.Attachment.sizeText(524_288_000) == "524 MB")
+        #expect(CheckrunModel.Attachment.sizeText(999_950) == "1 MB", "the unit steps up on the rounded figure")
     }
 
     @Test func everyFileWrittenOutGetsANameOfItsOwn() {

@@ -263,7 +263,9 @@ private typealias Attachment = CheckrunModel.Attachment
         let altered = written.replacingCharacters(in: firstPiece.upperBound..<written.index(firstPiece.upperBound, offsetBy: 12), with: "AAAAAAAAAAAA")
         let withoutBytes = written.replacingOccurrences(of: #"\"attachments\": \[\n[\s\S]*?\n\], "#, with: "\"attachments\": [], ", options: .regularExpression)
         #expect(withoutBytes != written)
-        for (text, words) in [(altered, "do not give its hash"), (withoutBytes, "whose bytes are not in what is being merged")] {
+        let twice = written.replacingOccurrences(of: "\"sessions\": [", with: "\"attachments\": [], \"sessions\": [")
+        for (text, words) in [(altered, "do not give its hash"), (withoutBytes, "whose bytes are not in what is being merged"),
+                              (twice, "the key \"attachments\" appears twice")] {
             let path = source.folder.path("bad.json")
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             let target = try Fixture(name: "target.sqlite")

@@ -35,13 +35,18 @@ enum AttachmentOptions {
                 outcome = number
                 rest = rest[rest.index(after: equals)...]
             }
+            // The shell has unquoted the value already: a file by that exact name comes first,
+            // and only otherwise is it read as a pasted path.
+            func resolve(_ text: String) -> String? {
+                FileManager.default.fileExists(atPath: text) ? text : DroppedPath.resolve(text, home: home)
+            }
             var path = String(rest)
             var description = ""
-            if !FileManager.default.fileExists(atPath: DroppedPath.resolve(path, home: home) ?? path), let equals = rest.firstIndex(of: "=") {
+            if !FileManager.default.fileExists(atPath: resolve(path) ?? path), let equals = rest.firstIndex(of: "=") {
                 path = String(rest[..<equals])
                 description = String(rest[rest.index(after: equals)...])
             }
-            guard let resolved = DroppedPath.resolve(path, home: home) else {
+            guard let resolved = resolve(path) else {
                 throw UsageError("--attach '\(DisplayText.preview(item, limit: 80))' names no file; e.g. --attach shot.png or --attach 2=shot.png=\"The Pay button\"", command: command)
             }
             try checkDescription(description)

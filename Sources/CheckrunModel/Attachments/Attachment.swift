@@ -40,11 +40,13 @@ package struct Attachment: Sendable, Equatable {
         let units = ["KB", "MB", "GB", "TB"]
         var value = Double(bytes) / 1000
         var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
+        func rounded(_ value: Double) -> Double { value < 10 ? (value * 10).rounded() / 10 : value.rounded() }
+        // The unit steps up on the rounded figure: 999,950 bytes is "1 MB", not "1000 KB".
+        while rounded(value) >= 1000 && unit < units.count - 1 {
             value /= 1000
             unit += 1
         }
-        let rounded = value < 10 ? (value * 10).rounded() / 10 : value.rounded()
+        let rounded = rounded(value)
         let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         return "\(text) \(units[unit])"
     }

@@ -10,7 +10,7 @@ package enum AttachmentFileName {
         var parts = [Slug.make(build), Slug.make(device), "attempt-\(attempt)"].filter { !$0.isEmpty }
         if let outcome = attachment.outcome { parts.append("outcome-\(outcome)") }
         let (stem, suffix) = split(attachment.name)
-        parts.append(stem.isEmpty ? String(attachment.hash.prefix(12)) : stem)
+        parts.append(stem.isEmpty ? hexPrefix(attachment.hash, 12) : stem)
         let fileExtension = suffix.isEmpty ? MediaType.fileExtension(attachment.mediaType) : suffix
         return (folder.isEmpty ? "check" : folder) + "/" + parts.joined(separator: "-") + "." + fileExtension
     }
@@ -20,7 +20,7 @@ package enum AttachmentFileName {
     package static func unique(_ path: String, hash: String, among used: Set<String>) -> String {
         guard used.contains(path) else { return path }
         let dot = path.lastIndex(of: ".") ?? path.endIndex
-        let stem = String(path[..<dot]) + "-" + hash.prefix(8), suffix = String(path[dot...])
+        let stem = String(path[..<dot]) + "-" + hexPrefix(hash, 8), suffix = String(path[dot...])
         var candidate = stem + suffix
         var number = 2
         while used.contains(candidate) {
@@ -37,5 +37,11 @@ package enum AttachmentFileName {
         let stem = dot.map { String(base[..<$0]) } ?? base
         let suffix = dot.map { String(base[base.index(after: $0)...]) } ?? ""
         return (String(Slug.make(stem).prefix(80)), String(Slug.make(suffix).replacingOccurrences(of: "-", with: "").prefix(10)))
+    }
+
+    /// The start of a hash, hexadecimal digits only: a hash read from a database is not trusted
+    /// to be one.
+    private static func hexPrefix(_ hash: String, _ count: Int) -> String {
+        String(hash.lowercased().filter { $0.isHexDigit && $0.isASCII }.prefix(count))
     }
 }

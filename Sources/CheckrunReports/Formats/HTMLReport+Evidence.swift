@@ -10,27 +10,24 @@ extension HTMLReport {
         let h = Escaping.html
         let items = results.flatMap { reported in reported.result.attachments.indices.map { (reported, $0) } }
         guard !items.isEmpty else { return [] }
-        let label = title
-        var out = ["<h\(headingLevel)>\(h(label))</h\(headingLevel)>", "<ul class=\"evidence\">"]
+        var out = ["<h\(headingLevel)>\(h(title))</h\(headingLevel)>", "<ul class=\"evidence\">"]
         for (reported, position) in items {
             let attachment = reported.result.attachments[position]
             let whose = "\(reported.device.isEmpty ? "unnamed device" : reported.device), build \(reported.build)"
                 + (attachment.outcome.map { ", expected outcome \($0)" } ?? "")
             let facts = "\(MediaType.words(attachment.mediaType)), \(attachment.sizeText); \(whose)"
-            let hash = "<span class=\"hash\">SHA-256 <code>\(attachment.hash)</code></span>"
+            let hash = "<span class=\"hash\">SHA-256 <code>\(h(attachment.hash))</code></span>"
+            let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
             guard let path = AttachedEvidence.path(report, reported, position).map(link) else {
-                let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
                 out.append("<li dir=\"auto\">\(h(attachment.name)) (\(h(facts))): \(description) \(hash)</li>")
                 continue
             }
             if attachment.isImage {
                 // The description is the picture's text alternative, and is shown under it too,
                 // so a sighted reader sees what the tester claimed it shows.
-                let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
                 out.append("<li dir=\"auto\"><figure><img src=\"\(h(path))\" alt=\"\(h(AttachedEvidence.alternative(attachment)))\">"
                     + "<figcaption dir=\"auto\">\(description) <a href=\"\(h(path))\">\(h(attachment.name))</a> (\(h(facts))). \(hash)</figcaption></figure></li>")
             } else {
-                let description = attachment.description.isEmpty ? "No description given." : h(attachment.description) + "."
                 out.append("<li dir=\"auto\"><a href=\"\(h(path))\">\(h(attachment.name))</a> (\(h(facts))): \(description) \(hash)</li>")
             }
         }

@@ -31,8 +31,9 @@ struct AttachmentFile {
         guard descriptor >= 0 else { throw Self.openFailure(shown, errno) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
+            let code = errno
             Glibc.close(descriptor)
-            throw AttachmentError("\(shown): cannot read the file (\(String(cString: strerror(errno))))")
+            throw AttachmentError("\(shown): cannot read the file (\(String(cString: strerror(code))))")
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {

@@ -27,7 +27,7 @@ extension ResultStore {
         ) { row in
             guard let at = row.int(0), at >= 0, at < count, let hash = row.string(1) else { return }
             results[at].attachments.append(Attachment(
-                hash: hash, name: row.string(2) ?? "", mediaType: row.string(3) ?? "", size: row.int(4) ?? 0,
+                hash: hash, name: row.string(2) ?? "", mediaType: row.string(3) ?? "application/octet-stream", size: row.int(4) ?? 0,
                 description: row.string(5) ?? "", outcome: row.int(6), attachedAt: row.date(7) ?? Date()))
         }
     }
@@ -64,7 +64,7 @@ extension ResultStore {
         ) { row in
             ReleaseAttachment(
                 check: row.string(0) ?? "", build: row.string(1) ?? "", device: row.string(2) ?? "", attempt: row.int(3) ?? 1,
-                attachment: Attachment(hash: row.string(4) ?? "", name: row.string(5) ?? "", mediaType: row.string(6) ?? "", size: row.int(7) ?? 0,
+                attachment: Attachment(hash: row.string(4) ?? "", name: row.string(5) ?? "", mediaType: row.string(6) ?? "application/octet-stream", size: row.int(7) ?? 0,
                                        description: row.string(8) ?? "", outcome: row.int(9), attachedAt: row.date(10) ?? Date()))
         }
     }

@@ -112,6 +112,7 @@ package final class ExportFileSource: SessionSource {
         try scanner.expect(UInt8(ascii: "{"), "a JSON object { … }")
         var header: [(key: String, value: ExportScanner.Value)] = []
         var sawSessions = false
+        var seenKeys = Set<String>()
         var first = true
         var found: [ResultStore.ProtocolVersion] = []
         while try scanner.peek() != UInt8(ascii: "}") {
@@ -121,7 +122,7 @@ package final class ExportFileSource: SessionSource {
             guard let key = (try? JSONParser.parse(bytes: keyValue.bytes))?.stringValue else {
                 throw ExportFileError(description: "\(path):\(keyValue.line):\(keyValue.column): expected a key in quotes; this is not a checkrun export")
             }
-            if key == "sessions" ? sawSessions : header.contains(where: { $0.key == key }) {
+            if !seenKeys.insert(key).inserted {
                 throw ExportFileError(description: "\(path):\(keyValue.line):\(keyValue.column): the key \"\(key)\" appears twice; this is not a valid checkrun export")
             }
             try scanner.expect(UInt8(ascii: ":"), "a colon after the key")

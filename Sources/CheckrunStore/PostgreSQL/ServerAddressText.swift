@@ -12,11 +12,11 @@ package enum ServerAddressText {
     /// its control characters made visible.
     package static func masked(_ uri: String) -> String {
         var shown = uri
-        if let schemeEnd = uri.range(of: "://") {
-            let authority = uri[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                shown.replaceSubrange(uri.index(after: colon)..<at, with: "…")
-            }
+        // The user part ends at the last "@": a password typed without percent-encoding may
+        // hold "/", "?" or "@" itself, and must be masked whole.
+        if let schemeEnd = uri.range(of: "://"), let at = uri[schemeEnd.upperBound...].lastIndex(of: "@"),
+           let colon = uri[schemeEnd.upperBound..<at].firstIndex(of: ":") {
+            shown.replaceSubrange(uri.index(after: colon)..<at, with: "…")
         }
         if let question = shown.firstIndex(of: "?") {
             let parameters = shown[shown.index(after: question)...].split(separator: "&").map { part in

@@ -28,13 +28,15 @@ extension Database {
 
         func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            let status = sqlite3_blob_write(blob, base, Int32(bytes.count), Int32(offset))
+            guard let count = Int32(exactly: bytes.count), let start = Int32(exactly: offset) else { throw StoreError("the stored bytes are larger than SQLite can address") }
+            let status = sqlite3_blob_write(blob, base, count, start)
             if status != SQLITE_OK { throw database.error(status, "cannot write the stored bytes") }
         }
 
         func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(StoreError) {
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
-            let status = sqlite3_blob_read(blob, base, Int32(buffer.count), Int32(offset))
+            guard let count = Int32(exactly: buffer.count), let start = Int32(exactly: offset) else { throw StoreError("the stored bytes are larger than SQLite can address") }
+            let status = sqlite3_blob_read(blob, base, count, start)
             if status != SQLITE_OK { throw database.error(status, "cannot read the stored bytes") }
         }
     }

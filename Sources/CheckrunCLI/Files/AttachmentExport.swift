@@ -1,0 +1,50 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// Writes attachments out as files, each through `AtomicFile`, checking every file's bytes
+/// against its hash as they stream past; a file whose bytes do not match is not left behind.
+enum AttachmentExport {
+    /// - Returns: the paths written, relative to `folder`, in order.
+    static func write(_ found: [ReleaseAttachment], into folder: String, from store: ResultStore) throws -> [String] {
+        try makeFolder(folder)
+        var used = Set<String>()
+        var written: [String] = []
+        for item in found {
+            let relative = AttachmentFileName.unique(
+                AttachmentFileName.relativePath(check: item.check, build: item.build, device: item.device, attempt: item.attempt, attachment: item.attachment),
+                hash: item.attachment.hash, among: used)
+            used.insert(relative)
+            let path = (folder as NSString).appendingPathComponent(relative)
+            try makeFolder((path as NSString).deletingLastPathComponent)
+            var file = try AtomicFile(path: path)
+            var hasher = SHA256.Hasher()
+            do {
+                let present = try store.readAttachment(hash: item.attachment.hash) { bytes in
+                    hasher.update(bytes)
+                    try file.write(bytes)
+                }
+                guard present, hasher.finalHex() == item.attachment.hash else {
+                    throw CommandFailure("the stored bytes of \(DisplayText.neutralised(item.attachment.name)) (\(item.check)) are \(present ? "not those recorded" : "missing"); run checkrun verify. Files written before it are kept")
+                }
+                try file.commit()
+            } catch {
+                file.discard()
+                throw error
+            }
+            written.append(relative)
+        }
+        return written
+    }
+
+    static func makeFolder(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw CommandFailure("\(DisplayText.neutralised(path)) is not a folder; name a folder to write the attachments into", exitCode: 2) }
+            return
+        }
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw CommandFailure("cannot create the folder \(DisplayText.neutralised(path)): \(error.localizedDescription)")
+        }
+    }
+}
