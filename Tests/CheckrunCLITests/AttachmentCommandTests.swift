@@ -168,4 +168,16 @@ import Testing
             #expect(walk.status == 2 && walk.stderr.contains("--max-attachment"), "\(value): \(walk.stderr)")
         }
     }
+
+    @Test func aCaptureThatLeavesAProcessBehindDoesNotHoldTheWalk() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data(Self.png).write(to: URL(fileURLWithPath: folder.path("sim.png")))
+        let capture = "(sleep 8 >&2 &); echo 'Captured.' >&2; cp \(folder.path("sim.png")) {file}"
+        let started = Date()
+        let walk = try Checkrun.run(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                    in: folder.path, input: "t 5\na\nThe sheet\nq\n", environment: ["CHECKRUN_CAPTURE": capture])
+        #expect(walk.stdout.contains("Attached capture-"), "\(walk.stdout)")
+        #expect(Date().timeIntervalSince(started) < 6, "the walk went on without waiting for the process the capture left behind")
+    }
 }
