@@ -16,10 +16,10 @@ package enum AttachedEvidence {
     }
 
     /// "shot.png (PNG image, 1.2 MB), expected outcome 2: The Pay button. SHA-256 2cb9…"
-    static func sentence(_ attachment: Attachment) -> String {
+    static func sentence(_ attachment: Attachment, named: Bool = true) -> String {
         let place = attachment.outcome.map { ", expected outcome \($0)" } ?? ""
         let description = attachment.description.isEmpty ? "no description given" : attachment.description
-        return "\(attachment.name) (\(MediaType.words(attachment.mediaType)), \(attachment.sizeText))\(place): \(description). SHA-256 \(attachment.hash)"
+        return (named ? attachment.name + " " : "") + "(\(MediaType.words(attachment.mediaType)), \(attachment.sizeText))\(place): \(description). SHA-256 \(attachment.hash)"
     }
 
     /// An image's text alternative: its description, or what is known of it without one.

@@ -176,7 +176,7 @@ enum MarkdownReport {
             }
             let target = "<" + path.replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E") + ">"
             let shown = attachment.isImage ? "![\(e(AttachedEvidence.alternative(attachment)))](\(target)) " : ""
-            return "- Attachment: \(shown)[\(e(attachment.name))](\(target)): \(e(AttachedEvidence.sentence(attachment)))"
+            return "- Attachment: \(shown)[\(e(attachment.name))](\(target)) \(e(AttachedEvidence.sentence(attachment, named: false)))"
         }
     }
 }
