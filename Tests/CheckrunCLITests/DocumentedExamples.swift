@@ -29,6 +29,7 @@ enum DocumentedExamples {
         Step(command: "checkrun run --release 2.4 --build 311 --device \"iPhone 15\" --tester Ana", input: "q\n", says: ["Saved"]),
         Step(command: "checkrun run --release 2.4 --build 311 --profile \"Switch Control\" --accessible", input: "q\n", says: ["Saved"]),
         Step(command: "checkrun run --release 2.4 --build 311 --profile \"Switch Control\"", input: "q\n", says: ["Saved"]),
+        Step(command: "checkrun run --release 2.4 --build 311 --capture \"xcrun simctl io booted screenshot {file}\"", input: "q\n", says: ["Saved"]),
         Step(command: "checkrun run --release 2.4 --build 311 --check \(tinyTarget) --accessible", input: "q\n", says: ["Saved"]),
         Step(command: "checkrun resume", input: "q\n", says: ["Saved"]),
         Step(command: "checkrun resume 3f2a91c4", input: "q\n", says: ["Resuming session 3f2a91c4"]),

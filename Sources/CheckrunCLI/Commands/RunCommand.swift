@@ -30,6 +30,7 @@ struct RunCommand: CheckrunCommand {
             Example("checkrun run --release 2.4 --build 311 --device \"iPhone 15\"", "Walk every check in ./protocols."),
             Example("checkrun run --release 2.4 --build 311 --profile \"Switch Control\" --accessible", "Walk the Switch Control checks with screen-reader-friendly output."),
             Example("printf 't 1:05\\n10\\nf Delete fired\\n\\n' | checkrun run --release 2.4 --build 311 --check tiny-target/touch-one-hand", "Answer from a script."),
+            Example("checkrun run --release 2.4 --build 311 --capture \"xcrun simctl io booted screenshot {file}\"", "Walk with the key a taking a screenshot of the simulator."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
