@@ -140,7 +140,10 @@ package struct ReleaseReport: Sendable {
         for reported in results {
             let result = reported.result
             let outcomes = result.outcomes.map { $0?.verdict.rawValue ?? "-" }.joined(separator: ",")
-            lines.append("result \(result.id.lowercasedText) \(JSONWriter.quoted(result.check)) \(JSONWriter.quoted(reported.build)) \(JSONWriter.quoted(reported.device)) \(result.verdict?.rawValue ?? "-") \(outcomes) \(reported.amendments)")
+            // The evidence a result shows, by hash, only when it has any: digests of reports
+            // without attachments are what they were.
+            let evidence = result.attachments.isEmpty ? "" : " attachments " + result.attachments.map(\.hash).joined(separator: ",")
+            lines.append("result \(result.id.lowercasedText) \(JSONWriter.quoted(result.check)) \(JSONWriter.quoted(reported.build)) \(JSONWriter.quoted(reported.device)) \(result.verdict?.rawValue ?? "-") \(outcomes) \(reported.amendments)\(evidence)")
         }
         return SHA256.hex(lines.joined(separator: "\n"))
     }
