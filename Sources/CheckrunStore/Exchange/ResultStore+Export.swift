@@ -94,8 +94,8 @@ extension ResultStore {
         try database.forEach(
             "SELECT r.payload, r.session_id FROM records r JOIN sessions s ON s.id = r.session_id WHERE ?1 IS NULL OR s.release = ?1", [SQLValue(release)]
         ) { row in
-            guard let payload = row.string(0), ChainCheck.listsAttachments(payload), let session = row.string(1).flatMap(UUID.init(text:)),
-                  let result = CheckResult.decoding(payload: payload, sessionID: session) else { return }
+            guard let payload = row.string(0), let session = row.string(1).flatMap(UUID.init(text:)),
+                  let result = ChainCheck.resultListingAttachments(payload, sessionID: session) else { return }
             for attachment in result.attachments { named.insert(attachment.hash) }
         }
         guard !named.isEmpty else { return [] }

@@ -37,7 +37,7 @@ struct ChainCheck {
         }
         expected = (record.sequence, record.hash)
         latest[record.resultID] = record
-        if Self.listsAttachments(record.payload), let result = CheckResult.decoding(payload: record.payload, sessionID: session.id) {
+        if let result = Self.resultListingAttachments(record.payload, sessionID: session.id) {
             for attachment in result.attachments {
                 attachments.append(NamedAttachment(hash: attachment.hash, size: attachment.size, name: attachment.name, check: result.check,
                                                    session: session.id, sequence: record.sequence))
@@ -50,6 +50,13 @@ struct ChainCheck {
 
     private mutating func problem(_ sequence: Int?, _ message: String) {
         problems.append(VerificationProblem(session: session.id, sequence: sequence, message: message))
+    }
+
+    /// The result a payload holds, when it lists attachments; nil for the rest, which are not
+    /// parsed. Verification, export and merge find the attachments records name through here.
+    static func resultListingAttachments(_ payload: String, sessionID: UUID) -> CheckResult? {
+        guard listsAttachments(payload), let result = CheckResult.decoding(payload: payload, sessionID: sessionID), !result.attachments.isEmpty else { return nil }
+        return result
     }
 
     /// Whether a payload has an `attachments` member. It is the last member when present, so
