@@ -133,6 +133,10 @@ package struct Walk: Sendable {
         for (number, answer) in result.outcomes.enumerated() {
             if let answer { lines.append(.say("Answered before: expected \(number + 1), \(Self.describe(answer)).")) }
         }
+        if !result.attachments.isEmpty {
+            let names = result.attachments.map { DisplayText.neutralised($0.name) }.joined(separator: ", ")
+            lines.append(.say("Attached before: \(result.attachments.count) file\(result.attachments.count == 1 ? "" : "s") (\(names))."))
+        }
         return lines
     }
 

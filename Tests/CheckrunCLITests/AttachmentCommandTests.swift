@@ -68,7 +68,7 @@ import Testing
         #expect(listed.stdout.contains("shot 1.png") && !listed.stdout.contains("voiceover.log"))
         let wrong = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand",
                                   "--withdraw", "nothing.png", "--reason", "x"], in: folder)
-        #expect(wrong.status == 1 && wrong.stderr.contains("the result has no such attachment; its attachments: 1. shot 1.png (expected outcome 2, "), "\(wrong.stderr)")
+        #expect(wrong.status == 1 && wrong.stderr.contains("the result has no such attachment (name one by its number, its file name or at least 8 characters of its hash); its attachments: 1. shot 1.png (expected outcome 2, "), "\(wrong.stderr)")
         let verified = try checkrun(["verify"], in: folder)
         #expect(verified.status == 0 && verified.stdout.contains("2 attachments"), "\(verified.stdout)")
     }
@@ -179,5 +179,23 @@ import Testing
                                     in: folder.path, input: "t 5\na\nThe sheet\nq\n", environment: ["CHECKRUN_CAPTURE": capture])
         #expect(walk.stdout.contains("Attached capture-"), "\(walk.stdout)")
         #expect(Date().timeIntervalSince(started) < 6, "the walk went on without waiting for the process the capture left behind")
+    }
+
+    @Test func aLinkPlantedWhereAFileIsWrittenIsRefusedNotWrittenThrough() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try seed(folder)
+        try folder.write("victim.txt", "keep me")
+        let check = folder.path("out/tiny-target--touch-one-hand")
+        try FileManager.default.createDirectory(atPath: check, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: check + "/311-iphone-15-attempt-1-outcome-2-shot-1.png", withDestinationPath: folder.path("victim.txt"))
+        let written = try checkrun(["attachments", "--release", "2.4", "--out", "out"], in: folder)
+        #expect(written.status == 2 && written.stderr.contains("is a symbolic link"), "\(written.stderr)")
+        #expect(try String(contentsOfFile: folder.path("victim.txt"), encoding: .utf8) == "keep me")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("linked"), withDestinationPath: folder.path("elsewhere"))
+        try FileManager.default.createDirectory(atPath: folder.path("ev"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("ev/tiny-target--touch-one-hand"), withDestinationPath: folder.path("elsewhere"))
+        let report = try checkrun(["report", "--release", "2.4", "--format", "html", "--out", "r.html", "--attachments", "ev"], in: folder)
+        #expect(report.status == 2 && !FileManager.default.fileExists(atPath: folder.path("elsewhere")), "\(report.stderr)")
     }
 }

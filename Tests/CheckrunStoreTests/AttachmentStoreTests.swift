@@ -142,6 +142,19 @@ private typealias Attachment = CheckrunModel.Attachment
         #expect(try fixture.store.verify().isClean)
     }
 
+    @Test func aFileOverTheLargestLimitIsRefusedWithoutAskingToRaiseIt() throws {
+        let fixture = try Fixture()
+        defer { fixture.folder.remove() }
+        let path = fixture.folder.path("huge.mov")
+        // Sparse: a gigabyte on paper, nothing on the disk; refused on its size before a byte is read.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
+        #expect(truncate(path, off_t(ResultStore.largestAttachmentLimit + 1)) == 0)
+        #expect { try fixture.store.storeAttachment(path: path, limit: ResultStore.largestAttachmentLimit) } throws: { error in
+            let message = "\(error)"
+            return message.contains("over the limit of 999 MB") && message.contains("(the most one attachment can be)") && !message.contains("raise")
+        }
+    }
+
     @Test func theResultListsItsAttachmentsAndVerifyVouchesForTheirBytes() throws {
         let fixture = try Fixture()
         defer { fixture.folder.remove() }

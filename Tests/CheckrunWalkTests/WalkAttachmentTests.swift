@@ -74,4 +74,12 @@ import Testing
         #expect(quit.quit && quit.saves.isEmpty)
         #expect(walk.results[0].attachments.first?.description == "", "q is not taken as the description")
     }
+
+    @Test func aResumedCheckSaysWhatWasAttachedBefore() throws {
+        var walk = harness.makeWalk()
+        let request = try #require(harness.feed(&walk, [("a /tmp/shot.png", 1)]).attachRequests.first)
+        _ = walk.attached(Self.attachment("shot.png"), for: request, date: Date())
+        var resumed = harness.makeWalk(results: walk.results)
+        #expect(resumed.introduce().contains(.say("Attached before: 1 file (shot.png).")))
+    }
 }

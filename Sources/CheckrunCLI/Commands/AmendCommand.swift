@@ -137,7 +137,7 @@ struct AmendCommand: CheckrunCommand {
         let matches = attachments.indices.filter { attachments[$0].name == name || (lowered.count >= 8 && attachments[$0].hash.hasPrefix(lowered)) }
         guard matches.count == 1, let index = matches.first else {
             throw CommandFailure(matches.isEmpty
-                ? "--withdraw \(DisplayText.preview(name, limit: 80)): the result has no such attachment; \(listed(attachments))"
+                ? "--withdraw \(DisplayText.preview(name, limit: 80)): the result has no such attachment (name one by its number, its file name or at least 8 characters of its hash); \(listed(attachments))"
                 : "--withdraw \(DisplayText.preview(name, limit: 80)) names several attachments; give the number of the one to withdraw: \(listed(attachments))")
         }
         return index

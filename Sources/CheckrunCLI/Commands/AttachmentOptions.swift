@@ -17,7 +17,7 @@ enum AttachmentOptions {
         help: "Attach a screenshot, recording or log: FILE to the check, 2=FILE to expected outcome 2, FILE=TEXT with a description (repeatable).",
         completion: .file)
     static let maxAttachment = OptionDefinition(.maxAttachment, .value("SIZE"),
-        help: "The largest file accepted, e.g. 200MB or 1GB (default 500MB; at most 1GB).")
+        help: "The largest file accepted, e.g. 200MB or 999MB (default 500MB; at most 999MB).")
 
     static let capture = OptionDefinition(.capture, .value("CMD"),
         help: "The command `a` runs to capture a screenshot, with {file} where it writes (default: $CHECKRUN_CAPTURE).")
@@ -64,10 +64,10 @@ enum AttachmentOptions {
     static func limit(_ arguments: ParsedArguments) throws -> Int {
         guard let text = arguments.value(.maxAttachment) else { return ResultStore.defaultAttachmentLimit }
         guard let bytes = size(text), bytes > 0 else {
-            throw UsageError("--max-attachment '\(DisplayText.preview(text, limit: 40))' is not a size; use e.g. 200MB, 1GB or a number of bytes")
+            throw UsageError("--max-attachment '\(DisplayText.preview(text, limit: 40))' is not a size; use e.g. 200MB, 999MB or a number of bytes")
         }
         guard bytes <= ResultStore.largestAttachmentLimit else {
-            throw UsageError("--max-attachment \(DisplayText.preview(text, limit: 40)) is over 1GB, the most one attachment can be (SQLite's limit on one value)")
+            throw UsageError("--max-attachment \(DisplayText.preview(text, limit: 40)) is over 999MB, the most one attachment can be (SQLite keeps at most 1GB in a row)")
         }
         return bytes
     }

@@ -77,7 +77,7 @@ struct MergeCommand: CheckrunCommand {
             summaries = try store.merge(from: sources) { progress in
                 guard Date().timeIntervalSince(lastProgress) > 1 else { return }
                 lastProgress = Date()
-                context.printError("\(progress.writing ? "Merging" : "Checking") \(progress.source): \(progress.records) records…")
+                context.printError("\(progress.writing ? "Merging" : "Checking") \(progress.source): \(progress.records) record\(progress.records == 1 ? "" : "s")…")
             }
         } catch let conflict as MergeConflict {
             throw CommandFailure("\(conflict.description). \(context.databasePath) is unchanged.")

@@ -37,7 +37,7 @@ struct VerifyCommand: CheckrunCommand {
         if report.attachments > 0 {
             counts += " and \(report.attachments) attachment\(report.attachments == 1 ? "" : "s") (\(Attachment.sizeText(report.attachmentBytes)), rehashed)"
         }
-        let against = pins.map { "; \($0.chains.count) session\($0.chains.count == 1 ? "" : "s") pinned by \($0.path) are whole" } ?? ""
+        let against = pins.map { "; \($0.chains.count) session\($0.chains.count == 1 ? "" : "s") pinned by \($0.path) \($0.chains.count == 1 ? "is" : "are") whole" } ?? ""
         if report.isClean {
             context.print("Verified: \(counts); every chain is intact and the file is sound\(against).")
             return 0

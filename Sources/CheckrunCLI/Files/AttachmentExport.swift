@@ -1,6 +1,9 @@
 import CheckrunModel
 import CheckrunStore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes attachments out as files, each through `AtomicFile`, checking every file's bytes
 /// against its hash as they stream past; a file whose bytes do not match is not left behind.
@@ -16,7 +19,11 @@ enum AttachmentExport {
                 hash: item.attachment.hash, among: used)
             used.insert(relative)
             let path = (folder as NSString).appendingPathComponent(relative)
+            // The names are checkrun's, not the user's: a link planted where one of them goes
+            // (in a shared evidence folder, say) is refused, never written through.
+            try refuseLink((path as NSString).deletingLastPathComponent)
             try makeFolder((path as NSString).deletingLastPathComponent)
+            try refuseLink(path)
             var file = try AtomicFile(path: path)
             var hasher = SHA256.Hasher()
             do {
@@ -35,6 +42,13 @@ enum AttachmentExport {
             written.append(relative)
         }
         return written
+    }
+
+    static func refuseLink(_ path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw CommandFailure("\(DisplayText.neutralised(path)) is a symbolic link; checkrun writes attachments only into folders and files of its own. Remove the link, or choose another folder", exitCode: 2)
+        }
     }
 
     static func makeFolder(_ path: String) throws {

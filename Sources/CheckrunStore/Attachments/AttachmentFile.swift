@@ -42,11 +42,12 @@ struct AttachmentFile {
         }
         guard info.st_size > 0 else {
             Glibc.close(descriptor)
-            throw AttachmentError("\(shown) is empty; nothing was attached (did the capture write the file?)")
+            throw AttachmentError("\(shown) is empty; nothing was attached")
         }
         guard info.st_size <= limit else {
             Glibc.close(descriptor)
-            throw AttachmentError("\(shown) is \(Attachment.sizeText(Int(info.st_size))), over the limit of \(Attachment.sizeText(limit)); attach a shorter recording, or raise the limit with --max-attachment")
+            let raise = limit < ResultStore.largestAttachmentLimit ? ", or raise the limit with --max-attachment" : " (the most one attachment can be)"
+            throw AttachmentError("\(shown) is \(Attachment.sizeText(Int(info.st_size))), over the limit of \(Attachment.sizeText(limit)); attach a shorter recording\(raise)")
         }
         self.descriptor = descriptor
         self.size = Int(info.st_size)

@@ -22,8 +22,9 @@ package struct PreparedAttachment {
 extension ResultStore {
     /// The default largest file accepted: a few minutes of screen recording.
     package static let defaultAttachmentLimit = 500_000_000
-    /// SQLite's own limit on one value (SQLITE_MAX_LENGTH).
-    package static let largestAttachmentLimit = 1_000_000_000
+    /// The largest file kept: SQLite's limit on one row (SQLITE_MAX_LENGTH, 1,000,000,000
+    /// bytes) less room for the row's other columns.
+    package static let largestAttachmentLimit = 999_000_000
 
     /// Reads the file into the database, unless the same bytes are there already. Read twice:
     /// once to hash it (and tell its type), once inside the transaction that stores it,
@@ -59,6 +60,7 @@ extension ResultStore {
     package func store(_ prepared: PreparedAttachment) throws -> StoredAttachment {
         try database.transaction {
             guard try storedSize(of: prepared.stored.hash) == nil else { return }
+            try requireRoom(for: prepared)
             try insertAttachment(hash: prepared.stored.hash, size: prepared.stored.size) { write in try prepared.file.read(write) }
         }
         return prepared.stored
@@ -125,5 +127,19 @@ extension ResultStore {
             if let hash = row.string(0), row.int(1) == sizes[hash], row.int(2) == sizes[hash] { stored.insert(hash) }
         }
         return stored
+    }
+
+    /// Refuses, before a byte is written, a file the disk has no room for: stored, its bytes
+    /// pass through the write-ahead log twice (as zeros, then as data) before the file takes
+    /// them, and a disk filled part way leaves the log unable to fold back into the file.
+    func requireRoom(for prepared: PreparedAttachment) throws {
+        let folder = (database.path as NSString).deletingLastPathComponent
+        var space = statvfs()
+        guard statvfs(folder.isEmpty ? "." : folder, &space) == 0 else { return }
+        let free = Int(space.f_bavail) * Int(space.f_frsize)
+        let needed = prepared.stored.size * 3 + 16_000_000
+        guard free >= needed else {
+            throw AttachmentError("\(DisplayText.preview((prepared.file.path as NSString).lastPathComponent, limit: 80)) needs about \(Attachment.sizeText(needed)) free on the disk holding \(DisplayText.preview(database.name, limit: 200)) while it is stored, and \(Attachment.sizeText(free)) is free; free some space and attach it again. Nothing was attached, and every answer is kept")
+        }
     }
 }

@@ -114,6 +114,9 @@ package final class Database {
         if primary == SQLITE_READONLY {
             return StoreError("the database \(path) is read-only; make the file and its folder writable, or choose another file with --db PATH", code: status)
         }
+        if primary == SQLITE_TOOBIG {
+            return StoreError("a value is larger than SQLite keeps in one row (1 GB); nothing was written", code: status)
+        }
         if primary == SQLITE_FULL {
             return StoreError("the disk holding \(path) is full; free some space and try again (nothing was half-written)", code: status)
         }
