@@ -41,9 +41,6 @@ final class FileCheck: @unchecked Sendable {
         done.wait()
         return try result.get()
     }
-
-    /// Waits for the check; what SQLite found, in words.
-    func problems() throws -> [String] { try outcome().problems }
 }
 
 extension ResultStore {
