@@ -48,17 +48,11 @@ extension ResultStore {
     /// give the hash they are stored (and recorded) under.
     fileprivate func rehashAttachments(into outcome: inout FileCheck.Outcome) throws {
         for (hash, size) in try storedAttachments() {
-            var hasher = SHA256.Hasher()
-            var count = 0
-            try readAttachment(hash: hash) { bytes in
-                hasher.update(bytes)
-                count += bytes.count
-            }
-            if count != size || hasher.finalHex() != hash {
+            if try storedBytesAreWhole(hash: hash, size: size) {
+                outcome.attachments.append((hash, size))
+            } else {
                 outcome.problems.append("the stored bytes of attachment \(DisplayText.preview(hash, limit: 64)) were changed behind checkrun's back: they no longer give the hash they are recorded under")
                 outcome.changed.insert(hash)
-            } else {
-                outcome.attachments.append((hash, size))
             }
         }
     }
@@ -67,18 +61,22 @@ extension ResultStore {
     /// after the file check read its snapshot (while `verify` ran) are looked at again, on
     /// this connection, before any is called missing.
     func rehashedNow(_ hashes: Set<String>) throws -> Set<String> {
-        var whole = Set<String>()
-        for hash in hashes {
-            guard let size = try storedSize(of: hash) else { continue }
-            var hasher = SHA256.Hasher()
-            var count = 0
-            try readAttachment(hash: hash) { bytes in
-                hasher.update(bytes)
-                count += bytes.count
-            }
-            if count == size && hasher.finalHex() == hash { whole.insert(hash) }
+        try hashes.filter { hash in
+            guard let size = try storedSize(of: hash) else { return false }
+            return try storedBytesAreWhole(hash: hash, size: size)
         }
-        return whole
+    }
+
+    /// Whether the stored bytes under `hash` are `size` long and give that hash, read back a
+    /// piece at a time.
+    private func storedBytesAreWhole(hash: String, size: Int) throws -> Bool {
+        var hasher = SHA256.Hasher()
+        var count = 0
+        let present = try readAttachment(hash: hash) { bytes in
+            hasher.update(bytes)
+            count += bytes.count
+        }
+        return present && count == size && hasher.finalHex() == hash
     }
 
     /// Problems for attachments a record names whose bytes are gone (or were changed, and so
