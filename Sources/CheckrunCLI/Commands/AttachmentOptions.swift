@@ -49,14 +49,8 @@ enum AttachmentOptions {
             guard let resolved = resolve(path) else {
                 throw UsageError("--attach '\(DisplayText.preview(item, limit: 80))' names no file; e.g. --attach shot.png or --attach 2=shot.png=\"The Pay button\"", command: command)
             }
-            try checkDescription(description)
+            try ResultOptions.requireWithinLimit(description, "the description")
             return Request(path: resolved, outcome: outcome, description: description)
-        }
-    }
-
-    static func checkDescription(_ text: String) throws {
-        guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
-            throw CommandFailure("the description is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength)")
         }
     }
 

@@ -44,10 +44,15 @@ enum ResultOptions {
 
     private static func text(_ option: OptionName, _ arguments: ParsedArguments) throws -> String? {
         guard let text = arguments.value(option) else { return nil }
-        guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
-            throw CommandFailure("--\(option.rawValue) is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
-        }
+        try requireWithinLimit(text, "--\(option.rawValue)")
         return text
+    }
+
+    /// Every text a tester gives (notes, reasons, descriptions) within the limit the walk keeps too.
+    static func requireWithinLimit(_ text: String, _ what: String) throws {
+        guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
+            throw CommandFailure("\(what) is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and give its link.")
+        }
     }
 
     /// `--expected N=pass|fail|na`, N counted from 1 and within the check's outcomes.
