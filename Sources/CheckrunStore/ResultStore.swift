@@ -6,7 +6,11 @@ import Foundation
 package final class ResultStore {
     /// The connection: the store's own, so SQL stays beside the code that runs it. Tests reach it
     /// through `@testable import` to tamper with the file as an attacker would.
-    let database: Database
+    let database: any StoreConnection
+    /// The SQLite connection, for what only SQLite does (its file, blobs, pragmas); nil on a server.
+    var sqlite: Database? { database as? Database }
+    /// How to reach the same server again, for a store on one (nil for SQLite).
+    let serverOpener: StoreOpener?
 
     /// The database file used when neither `--db` nor `CHECKRUN_DB` names one.
     package static let defaultPath = "checkrun.sqlite"
@@ -28,14 +32,16 @@ package final class ResultStore {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")
         }
         if file.exists && file.size > 0 { try file.refuseForeign() }
-        database = try Database(path: path, create: access == .createIfMissing)
+        let connection = try Database(path: path, create: access == .createIfMissing)
+        database = connection
+        serverOpener = nil
         // Several processes may open a new file at once: setting it up is retried while
         // another one holds the lock, instead of failing with "busy".
         let deadline = Date().addingTimeInterval(TimeInterval(Database.busySeconds))
         while true {
             do {
-                try configure()
-                try migrate(announce: upgrading)
+                try SQLiteSetup.configure(connection)
+                try SQLiteSetup.migrate(connection, announce: upgrading)
                 return
             } catch let error as StoreError where error.isBusy && Date() < deadline {
                 usleep(5_000)
@@ -57,7 +63,7 @@ package final class ResultStore {
 
     /// How long a write waits for another writer's lock (a merge waits longer than a walk).
     package func waitWhenBusy(seconds: Int) {
-        database.waitWhenBusy(seconds: seconds)
+        sqlite?.waitWhenBusy(seconds: seconds)
     }
 
     /// Whether the database holds no session at all (a target a failed merge just created).
@@ -67,13 +73,13 @@ package final class ResultStore {
 
     /// Refreshes the query planner's statistics when this connection wrote, then closes it.
     package func close() {
-        database.optimize()
-        database.close()
+        database.finish()
     }
 
     /// A store over a connection opened elsewhere, for reading only (merge sources, verification lanes).
-    init(readingDatabase database: Database) {
+    init(readingDatabase database: any StoreConnection, serverOpener: StoreOpener? = nil) {
         self.database = database
+        self.serverOpener = serverOpener
     }
 
     /// Opens another checkrun database to read from (a merge source) through SQLite itself, so
@@ -114,59 +120,10 @@ package final class ResultStore {
         return store
     }
 
-    private func configure() throws {
-        let hasTables = try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
-        let applicationID = try database.scalarInt("PRAGMA application_id") ?? 0
-        if hasTables > 0 && applicationID != Int(Schema.applicationID) {
-            throw StoreError("\(database.path) is an SQLite database of another program, not checkrun's; it was left untouched. Choose another file with --db PATH")
-        }
-        let version = try database.userVersion
-        if version > Schema.latestVersion {
-            throw StoreError("\(database.path) was written by a newer checkrun (schema version \(version); this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to use it")
-        }
-        try database.execute("PRAGMA journal_mode = WAL")
-        try database.execute("PRAGMA synchronous = FULL")
-        try database.execute("PRAGMA foreign_keys = ON")
-    }
-
-    private func migrate(announce: ((Int, Int) -> Void)?) throws {
-        // Only a database that needs a migration takes the write lock, so readers never wait
-        // behind a long merge just to find the schema current.
-        guard try database.userVersion < Schema.latestVersion else { return }
-        // A step that rebuilds a table (copy, drop, rename) cannot run while foreign keys are
-        // enforced: dropping a table others refer to would fail or cascade. They are off for
-        // the steps (SQLite ignores the switch inside a transaction), and references are
-        // checked before the commit instead, so a step can never leave one dangling. A broken
-        // reference the file already had (a row deleted by hand) does not block the upgrade.
-        try database.execute("PRAGMA foreign_keys = OFF")
-        defer { try? database.execute("PRAGMA foreign_keys = ON") }
-        try database.transaction {
-            let brokenBefore = try brokenReferences()
-            let current = try database.userVersion
-            guard current < Schema.latestVersion else { return }
-            if current > 0 { announce?(current, Schema.latestVersion) }
-            if current == 0 { try database.execute("PRAGMA application_id = \(Schema.applicationID)") }
-            for version in current..<Schema.latestVersion {
-                try database.execute(Schema.migrations[version].sql)
-                try Schema.migrations[version].backfill?(database)
-            }
-            // Counted by kind, not matched by row: rows of WITHOUT ROWID tables have no rowid.
-            var allowed = Dictionary(brokenBefore.map { ($0, 1) }, uniquingKeysWith: +)
-            let dangling = try brokenReferences().filter { reference in
-                guard let left = allowed[reference], left > 0 else { return true }
-                allowed[reference] = left - 1
-                return false
-            }
-            if let first = dangling.first {
-                throw StoreError("upgrading \(database.name) would leave \(dangling.count) broken reference\(dangling.count == 1 ? "" : "s") (\(first)); nothing was changed")
-            }
-            try database.execute("PRAGMA user_version = \(Schema.latestVersion)")
-        }
-    }
-
-    /// Every reference to a missing row, in words ("counter_values refers to a missing results").
-    private func brokenReferences() throws -> [String] {
-        try database.query("PRAGMA foreign_key_check") { "\($0.string(0) ?? "?") refers to a missing \($0.string(2) ?? "?")" }
+    /// The SQLite connection, or an error naming what the server store does not do.
+    func sqliteOnly(_ what: String) throws(StoreError) -> Database {
+        guard let sqlite else { throw StoreError("\(what) is not available on a \(database.engine.rawValue) store (\(database.name))") }
+        return sqlite
     }
 
     /// Runs several writes as one transaction (imports, merges, benchmarks): one commit, not one per row.

@@ -109,7 +109,7 @@ extension AttackRegressionTests {
     func aStoppedExportLeavesNoTemporaryFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 3_000) { _ in String(repeating: "a note long enough to take time to write ", count: 20) }.database.close()
+        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 3_000) { _ in String(repeating: "a note long enough to take time to write ", count: 20) }.sqlite!.close()
         try folder.write("out.json", "the old file")
         for (round, signal) in [SIGTERM, SIGINT, SIGTERM, SIGHUP, SIGTERM, SIGINT].enumerated() {
             let process = Process()

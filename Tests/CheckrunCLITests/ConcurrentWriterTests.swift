@@ -81,7 +81,7 @@ import Testing
     func writersGoOnDuringALongMerge() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 20_000, checks: (1...5).map { "p/c\($0)" }).database.close()
+        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 20_000, checks: (1...5).map { "p/c\($0)" }).sqlite!.close()
         _ = try ResultStore(path: folder.path("team.sqlite"))
         let merge = Process()
         merge.executableURL = URL(fileURLWithPath: Checkrun.executable)

@@ -57,7 +57,7 @@ import Testing
         let session = try #require(try store.database.query("SELECT id FROM sessions LIMIT 1") { $0.string(0) }.first ?? nil)
         try store.database.run("INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, started_at, updated_at) VALUES ('x', ?, ?, 'h', 9, 'pass', 0, 0)",
                                [.text(session), .text("\u{1B}[2K\rVerified: every chain is intact")])
-        store.database.close()
+        store.sqlite!.close()
 
         let commands: [[String]] = [
             ["sessions"], ["sessions", "--release", Self.release],

@@ -83,7 +83,7 @@ import Testing
         result.outcomes = [OutcomeAnswer(.fail, answeredAt: Date()), OutcomeAnswer(.pass, answeredAt: Date())]
         result.verdict = .pass
         try source.save(result)
-        source.database.close()
+        source.sqlite!.close()
         let merged = try checkrun(["merge", "old.sqlite", "--db", "team.sqlite"], in: folder)
         #expect(merged.status == 1)
         #expect(merged.stderr.contains("contradicts itself: the verdict is pass, but expected outcome 1 failed"), "\(merged.stderr)")

@@ -76,7 +76,7 @@ import Testing
     func mergeKilledAtRandomKeepsWholeSessionsAndCompletesWhenRunAgain() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try SourceDatabase.make(at: folder.path("source.sqlite"), sessions: 2_000, checks: ["p/a", "p/b"]).database.close()
+        try SourceDatabase.make(at: folder.path("source.sqlite"), sessions: 2_000, checks: ["p/a", "p/b"]).sqlite!.close()
         for round in 0..<50 {
             let target = "target\(round % 5).sqlite"
             _ = try runAndKill(["merge", "source.sqlite", "--db", target], in: folder, within: 1.0)

@@ -34,7 +34,7 @@ import Testing
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("added 1 session"), "\(merged.stdout)")
         #expect(try sessionCount(folder.path("team.sqlite")) == 1)
-        writer.database.close()
+        writer.sqlite!.close()
     }
 
     @Test func aSourceInAReadOnlyFolderMergesAndNothingIsLeftBesideIt() throws {
@@ -120,7 +120,7 @@ import Testing
             try other.database.run(
                 "INSERT INTO records (session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash) VALUES (?, 1, ?, 'answer', NULL, ?, ?, ?, ?)",
                 [.text(session.id.uuidString), .text(record.resultID.uuidString), .text(record.payload), .real(0), .text(record.previousHash), .text(record.hash)])
-            other.database.close()
+            other.sqlite!.close()
             let merged = try checkrun(["merge", crafted, "--db", "team.sqlite"], in: folder)
             #expect(merged.status == 1, "\(merged.stdout)")
             #expect(merged.stderr.contains("belongs to session") || merged.stderr.contains("but holds result"), "\(merged.stderr)")

@@ -100,7 +100,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // A source big enough to outgrow a small file size limit.
-        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 400) { _ in String(repeating: "a long note to take up room ", count: 40) }.database.close()
+        try SourceDatabase.make(at: folder.path("big.sqlite"), sessions: 400) { _ in String(repeating: "a long note to take up room ", count: 40) }.sqlite!.close()
         _ = try ResultStore(path: folder.path("small.sqlite"))
         let limited = try Subprocess.run("/bin/sh", ["-c", "ulimit -f 256; exec \"$0\" merge big.sqlite --db small.sqlite", Checkrun.executable], in: folder.path)
         let message = limited.stderr

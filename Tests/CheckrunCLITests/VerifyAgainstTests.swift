@@ -54,7 +54,7 @@ import Testing
         let sessionID = try #require(UUID(uuidString: sessions[0]))
         let session = try #require(try store.session(id: sessionID))
         var forged = try #require(try store.results(inSession: session.id).first)
-        store.database.close()
+        store.sqlite!.close()
         forged.verdict = .pass
         forged.notes = nil
         let record = Record(sessionID: session.id, sequence: 1, resultID: forged.id, kind: .answer, reason: nil, payload: forged.payload,

@@ -166,7 +166,7 @@ private typealias Attachment = CheckrunModel.Attachment
         let clean = try fixture.store.verify()
         #expect(clean.isClean && clean.attachments == 1 && clean.attachmentBytes == Self.png.count)
 
-        let database = try Database(path: fixture.store.database.path)
+        let database = try Database(path: fixture.store.sqlite!.path)
         try database.execute("UPDATE attachment_files SET content = zeroblob(size)")
         let changed = try fixture.store.verify()
         #expect(changed.fileProblems.contains { $0.contains("were changed behind checkrun's back") })
@@ -292,7 +292,7 @@ private typealias Attachment = CheckrunModel.Attachment
 
 extension AttachmentStoreTests.Fixture {
     func raw(_ sql: String) throws {
-        let database = try Database(path: store.database.path)
+        let database = try Database(path: store.sqlite!.path)
         try database.execute(sql)
         database.close()
     }

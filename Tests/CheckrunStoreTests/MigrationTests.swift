@@ -35,7 +35,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try ResultStore(path: try Self.versionOneDatabase(in: folder))
-        #expect(try store.database.userVersion == Schema.latestVersion)
+        #expect(try store.sqlite!.userVersion == Schema.latestVersion)
         let records = try store.database.query("SELECT sequence, kind, previous_hash, hash FROM records") { "\($0.int(0) ?? 0) \($0.string(1) ?? "") \($0.string(2) ?? "") \($0.string(3) ?? "")" }
         #expect(records == ["1 answer fdd5d655d2d3c8a62f58d7bdfebdaaf1105c7a3bc30f4e8ee95482d2eb14cccb 9c310e6d706c101c10fb75958bf102ae0e9df108d04d355ffc2d0abc80dd1e48"], "\(records)")
         let report = try store.verify()
@@ -53,7 +53,7 @@ import Testing
         try raw.execute("PRAGMA foreign_keys = OFF; INSERT INTO counter_values VALUES ('NOT-A-RESULT', 'hits', 1, 0);")
         raw.close()
         let store = try ResultStore(path: path)
-        #expect(try store.database.userVersion == Schema.latestVersion)
+        #expect(try store.sqlite!.userVersion == Schema.latestVersion)
         #expect(try store.database.query("SELECT count(*) FROM counter_values WHERE result_id = 'NOT-A-RESULT'") { $0.int(0) }.first == 1)
     }
 

@@ -39,7 +39,7 @@ import Testing
         }
 
         func raw(_ sql: String) throws {
-            let database = try Database(path: store.database.path)
+            let database = try Database(path: store.sqlite!.path)
             try database.execute(sql)
             database.close()
         }
@@ -186,13 +186,13 @@ import Testing
         var source = try Fixture()
         defer { source.folder.remove() }
         try source.walk(results: 20)
-        source.store.database.close()
-        let full = try Data(contentsOf: URL(fileURLWithPath: source.store.database.path))
+        source.store.sqlite!.close()
+        let full = try Data(contentsOf: URL(fileURLWithPath: source.store.sqlite!.path))
         let truncated = try folder.write("truncated.sqlite", bytes: Array(full.prefix(full.count / 2)))
         #expect { try ResultStore.openForReading(path: truncated, scratch: scratch) } throws: { "\($0)".contains("damaged") || "\($0)".contains("truncated") }
 
         let newer = folder.path("newer.sqlite")
-        try FileManager.default.copyItem(atPath: source.store.database.path, toPath: newer)
+        try FileManager.default.copyItem(atPath: source.store.sqlite!.path, toPath: newer)
         let raw = try Database(path: newer)
         try raw.execute("PRAGMA user_version = 7")
         raw.close()
@@ -215,8 +215,8 @@ import Testing
         defer { fixture.folder.remove() }
         try fixture.walk(results: 2)
         try fixture.raw("DROP TABLE result_attachments; DROP TABLE attachment_files; DROP TABLE records; DROP TABLE protocol_versions; ALTER TABLE results DROP COLUMN amendments; ALTER TABLE results DROP COLUMN amend_reason; PRAGMA user_version = 1;")
-        let upgraded = try ResultStore(path: fixture.store.database.path)
-        #expect(try upgraded.database.userVersion == Schema.latestVersion)
+        let upgraded = try ResultStore(path: fixture.store.sqlite!.path)
+        #expect(try upgraded.sqlite!.userVersion == Schema.latestVersion)
         let report = try upgraded.verify()
         #expect(report.records == 2, "one record for each result's state at the upgrade")
         #expect(report.problems.isEmpty)
@@ -234,8 +234,8 @@ import Testing
         }(), reason: "retested", at: Date())
         let before = try records(fixture.store, session)
         try fixture.raw(OlderSchema.version2)
-        let upgraded = try ResultStore(path: fixture.store.database.path)
-        #expect(try upgraded.database.userVersion == Schema.latestVersion)
+        let upgraded = try ResultStore(path: fixture.store.sqlite!.path)
+        #expect(try upgraded.sqlite!.userVersion == Schema.latestVersion)
         #expect(try records(upgraded, session) == before)
         #expect(try upgraded.database.query("SELECT sql FROM sqlite_schema WHERE name = 'records'") { $0.string(0) ?? "" }.first?.contains("WITHOUT ROWID") == false)
         let report = try upgraded.verify()

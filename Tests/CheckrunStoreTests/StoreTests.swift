@@ -28,7 +28,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try ResultStore(path: folder.path("results.sqlite"))
-        #expect(try store.database.userVersion == Schema.latestVersion)
+        #expect(try store.sqlite!.userVersion == Schema.latestVersion)
         #expect(try store.database.query("PRAGMA journal_mode") { $0.string(0) }.first == "wal")
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
         // Opening again migrates nothing and keeps the data.

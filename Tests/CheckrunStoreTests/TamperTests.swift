@@ -31,7 +31,7 @@ import Testing
         try store.amend(result, reason: "typo", at: Date(timeIntervalSince1970: 1_800_000_100))
         #expect(try store.verify().isClean)
         try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        store.database.close()
+        store.sqlite!.close()
         return path
     }
 

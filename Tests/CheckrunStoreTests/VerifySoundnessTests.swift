@@ -40,7 +40,7 @@ import Testing
         try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let page = try #require(try store.database.scalarInt("SELECT rootpage FROM sqlite_master WHERE name = 'results_by_check'"))
         let pageSize = try #require(try store.database.scalarInt("PRAGMA page_size"))
-        store.database.close()
+        store.sqlite!.close()
         // Zero the index's root page on disk, as a failing disk or a careless edit would.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: folder.path("db.sqlite")))
         try handle.seek(toOffset: UInt64((page - 1) * pageSize + 8))

@@ -41,7 +41,7 @@ struct MergeCommand: CheckrunCommand {
                 do {
                     sources.append(try DatabaseSource(store: try ResultStore.openForReading(path: path, scratch: copy), name: path))
                 } catch {
-                    throw CommandFailure(error.description)
+                    throw CommandFailure("\(error)")
                 }
             case .export:
                 sources.append(ExportFileSource(path: path))

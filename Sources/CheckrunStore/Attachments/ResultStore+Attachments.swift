@@ -69,6 +69,7 @@ extension ResultStore {
     /// Stores bytes that arrive in pieces (from another database or an export), checking they
     /// give `hash`; nothing is stored when they do not. Runs inside the caller's transaction.
     func insertAttachment(hash: String, size: Int, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let database = try sqliteOnly("storing an attachment")
         try database.run("INSERT INTO attachment_files (hash, size, content) VALUES (?, ?, zeroblob(?))",
                          [.text(hash), .integer(Int64(size)), .integer(Int64(size))])
         let row = database.lastInsertedRowID
@@ -95,6 +96,7 @@ extension ResultStore {
     /// Hands the stored bytes to `body` a piece at a time; false when they are not here.
     @discardableResult
     package func readAttachment(hash: String, chunkSize: Int = AttachmentFile.chunkSize, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        let database = try sqliteOnly("reading an attachment")
         guard let row = try database.query("SELECT rowid FROM attachment_files WHERE hash = ?", [.text(hash)], { $0.int(0) }).first ?? nil else {
             return false
         }
@@ -133,6 +135,7 @@ extension ResultStore {
     /// pass through the write-ahead log twice (as zeros, then as data) before the file takes
     /// them, and a disk filled part way leaves the log unable to fold back into the file.
     func requireRoom(for prepared: PreparedAttachment) throws {
+        guard let database = sqlite else { return }
         let folder = (database.path as NSString).deletingLastPathComponent
         var space = statvfs()
         guard statvfs(folder.isEmpty ? "." : folder, &space) == 0 else { return }

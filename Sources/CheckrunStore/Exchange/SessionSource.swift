@@ -25,11 +25,11 @@ package final class DatabaseSource: SessionSource {
 
     /// Holds one read transaction open on the source from here on, so every pass of a merge
     /// reads the same snapshot even while a walk goes on writing to that file.
-    package init(store: ResultStore, name: String, release: String? = nil) throws(StoreError) {
+    package init(store: ResultStore, name: String, release: String? = nil) throws {
         self.store = store
         self.name = name
         self.release = release
-        try store.database.execute("BEGIN")
+        try store.database.beginSnapshot()
         _ = try? store.database.scalarInt("SELECT count(*) FROM sessions")
     }
 

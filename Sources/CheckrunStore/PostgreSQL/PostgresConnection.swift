@@ -10,6 +10,8 @@ package final class PostgresConnection {
     private var handle: OpaquePointer?
     /// The address as messages show it: no password.
     package let name: String
+    var transactionDepth = 0
+    private var spellings: [String: String] = [:]
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)
@@ -20,9 +22,16 @@ package final class PostgresConnection {
             throw StoreError(Self.explainConnectionFailure(message, name: ServerAddressText.masked(uri)))
         }
         handle = connection
+        // A writer waits for another's lock as long as an SQLite writer waits for the file's.
+        try exec("SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning")
     }
 
     deinit { PQfinish(handle) }
+
+    func close() {
+        PQfinish(handle)
+        handle = nil
+    }
 
     /// The server's version as a number, e.g. 150018 for 15.18.
     package var serverVersion: Int { Int(PQserverVersion(handle)) }
@@ -31,21 +40,54 @@ package final class PostgresConnection {
     /// each column as text or nil.
     @discardableResult
     package func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
-        let result = Self.withCStrings(parameters) { pointers in
-            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
-        }
+        let result = try execute(sql, parameters)
         defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let message = result.map { String(cString: PQresultErrorMessage($0)) } ?? String(cString: PQerrorMessage(handle))
-            throw StoreError("the PostgreSQL server \(name) refused a statement: \(message.trimmingCharacters(in: .whitespacesAndNewlines))", sql: sql)
-        }
         let rows = Int(PQntuples(result)), columns = Int(PQnfields(result))
         return (0..<rows).map { row in
             (0..<columns).map { column in
                 PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
             }
         }
+    }
+
+    /// Runs SQL text without parameters (several statements may be given).
+    func exec(_ sql: String) throws(StoreError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs one statement (already in PostgreSQL's spelling) and returns its result, which the
+    /// caller clears.
+    func execute(_ sql: String, _ parameters: [String?]) throws(StoreError) -> OpaquePointer {
+        let result = Self.withCStrings(parameters) { pointers in
+            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        guard let result else { throw StoreError("the PostgreSQL server \(name) gave no answer", sql: sql) }
+        return result
+    }
+
+    /// The statement in PostgreSQL's spelling, translated once per text.
+    func spelled(_ sql: String) throws(StoreError) -> String {
+        if let known = spellings[sql] { return known }
+        let translated = PostgresSpelling.translate(sql)
+        spellings[sql] = translated
+        return translated
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(StoreError) {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK else { return }
+        let message = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+        throw PostgresFailure.error(message.isEmpty ? String(cString: PQerrorMessage(handle)) : message, state: state,
+                                    server: name, lost: PQstatus(handle) != CONNECTION_OK, sql: sql)
     }
 
     private static func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {

@@ -6,7 +6,9 @@ private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: 
 
 /// One SQLite connection: prepared statements with bound parameters only, cached by SQL text,
 /// and errors that carry SQLite's message. Not shared between threads.
-package final class Database {
+package final class Database: StoreConnection {
+    var engine: StoreEngine { .sqlite }
+
     private(set) var handle: OpaquePointer?
     package let path: String
     private var statements: [String: OpaquePointer] = [:]
@@ -74,6 +76,16 @@ package final class Database {
         try? execute("PRAGMA analysis_limit = 400")
         try? execute("PRAGMA optimize")
         waitWhenBusy(seconds: Self.busySeconds)
+    }
+
+    /// SQLite's deferred BEGIN: the first read fixes the snapshot (write-ahead log mode).
+    func beginSnapshot() throws {
+        try execute("BEGIN")
+    }
+
+    func finish() {
+        optimize()
+        close()
     }
 
     package func close() {
@@ -203,16 +215,6 @@ package final class Database {
             guard status == SQLITE_ROW else { throw error(status, "query failed", sql: sql) }
             try read(Row(statement: statement))
         }
-    }
-
-    package func query<T>(_ sql: String, _ values: [SQLValue] = [], _ read: (Row) throws -> T) throws -> [T] {
-        var rows: [T] = []
-        try forEach(sql, values) { rows.append(try read($0)) }
-        return rows
-    }
-
-    package func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
-        try query(sql, values) { $0.int(0) }.first ?? nil
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it lands, or none of it.

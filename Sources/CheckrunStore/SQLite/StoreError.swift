@@ -5,6 +5,10 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     package var code: Int32?
     /// The statement that failed, for whoever debugs it (never shown to a tester).
     package var sql: String?
+    /// PostgreSQL's SQLSTATE, when a server reported the problem.
+    package var sqlState: String?
+    /// Whether the connection to a server was lost: the work may be tried again once it is back.
+    package var connectionLost = false
 
     package init(_ message: String, code: Int32? = nil, sql: String? = nil) {
         self.message = message

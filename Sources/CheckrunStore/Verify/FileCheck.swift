@@ -17,16 +17,18 @@ final class FileCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<Outcome, any Error> = .success(Outcome())
 
-    init(path: String) {
+    init(opener: StoreOpener) {
         DispatchQueue.global().async { [self] in
             defer { done.signal() }
             do {
-                let database = try Database(path: path, create: false, readOnly: true)
-                defer { database.close() }
-                let lines = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
+                let store = try opener.open()
+                defer { store.database.finish() }
                 var outcome = Outcome()
-                outcome.problems = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
-                let store = ResultStore(readingDatabase: database)
+                // A server keeps its own files sound; an SQLite file is checked by SQLite.
+                if let database = store.sqlite {
+                    let lines = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
+                    outcome.problems = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
+                }
                 outcome.problems += try store.idFormProblems()
                 try store.rehashAttachments(into: &outcome)
                 result = .success(outcome)

@@ -6,17 +6,17 @@ import Foundation
 enum ParallelVerification {
     typealias Work = (ResultStore, ArraySlice<UUID>, inout VerificationReport, ((Int) -> Void)?) throws -> Void
 
-    static func run(_ sessions: [UUID], path: String, progress: ((Int) -> Void)?, _ work: @escaping Work) throws -> VerificationReport {
+    static func run(_ sessions: [UUID], opener: StoreOpener, progress: ((Int) -> Void)?, _ work: @escaping Work) throws -> VerificationReport {
         let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, sessions.count / 64 + 1))
         let collected = Collected(lanes: lanes)
         nonisolated(unsafe) let progress = progress
         nonisolated(unsafe) let work = work
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             do {
-                let database = try Database(path: path, create: false, readOnly: true)
-                let store = ResultStore(readingDatabase: database)
-                try database.execute("BEGIN")
-                defer { try? database.execute("COMMIT") }
+                let store = try opener.open()
+                defer { store.database.finish() }
+                try store.database.beginSnapshot()
+                defer { try? store.database.execute("COMMIT") }
                 // Every lane takes a share of sessions spread over the whole list, so the
                 // lanes finish together; only the first reports progress.
                 let share = ArraySlice(stride(from: lane, to: sessions.count, by: lanes).map { sessions[$0] })

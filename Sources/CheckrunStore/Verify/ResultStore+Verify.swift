@@ -38,9 +38,9 @@ extension ResultStore {
         // The file itself too: a damaged index can hide a result from one query and show it
         // to another, whatever the chains say. SQLite checks it on a connection of its own
         // while the chains are verified.
-        let soundness = FileCheck(path: database.path)
+        let soundness = FileCheck(opener: opener)
         let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
-        let verified = try ParallelVerification.run(sessions, path: database.path, progress: progress) { store, ids, report, progress in
+        let verified = try ParallelVerification.run(sessions, opener: opener, progress: progress) { store, ids, report, progress in
             try store.verifyInGroups(ids, groupSize: 64, into: &report, progress: progress)
         }
         report.sessions = verified.sessions
@@ -79,22 +79,21 @@ extension ResultStore {
 
     /// A verifier that opens connections of its own, so it can run while this store is in use.
     package func verifier() -> SessionVerifier {
-        SessionVerifier(path: database.path)
+        SessionVerifier(opener: opener)
     }
 }
 
 /// Verifies sessions through connections of its own: safe to use on another thread.
 package struct SessionVerifier: Sendable {
-    let path: String
+    let opener: StoreOpener
 
     /// `release` limits the check of id spellings to that release's rows.
     package func verify(sessions ids: [UUID], release: String? = nil) throws -> VerificationReport {
-        var report = try ParallelVerification.run(ids, path: path, progress: nil) { store, ids, report, _ in
+        var report = try ParallelVerification.run(ids, opener: opener, progress: nil) { store, ids, report, _ in
             try store.verifyInGroups(ids, groupSize: 16, into: &report, progress: nil)
         }
-        let database = try Database(path: path, create: false, readOnly: true)
-        defer { database.close() }
-        let store = ResultStore(readingDatabase: database)
+        let store = try opener.open()
+        defer { store.database.finish() }
         report.fileProblems += try store.idFormProblems(release: release)
         // Every attachment the records name is there at its recorded size; its bytes are
         // rehashed by `verify` and whenever a file is written out, not here, so a report stays

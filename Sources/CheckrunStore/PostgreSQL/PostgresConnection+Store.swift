@@ -1,0 +1,126 @@
+#if PostgreSQL
+import CLibPQ
+import CheckrunModel
+import Foundation
+
+/// The store's interface on a PostgreSQL connection. Writers take one transaction-level lock
+/// (`pg_advisory_xact_lock`) before their first statement, as SQLite's BEGIN IMMEDIATE takes
+/// the file's write lock: attempt numbers, chain heads and merges are then decided by one
+/// writer at a time, with no serialization failure to retry and no Swift work run twice.
+extension PostgresConnection: StoreConnection {
+    var engine: StoreEngine { .postgresql }
+
+    /// The key of the writers' lock: "checkrun" in ASCII, so other programs' keys do not collide.
+    static let writeLockKey = 0x63_68_65_63_6B_72_75_6E
+
+    func execute(_ sql: String) throws {
+        try exec(sql)
+    }
+
+    func run(_ sql: String, _ values: [SQLValue]) throws {
+        try withResult(sql, values) { _ in }
+    }
+
+    func forEach(_ sql: String, _ values: [SQLValue], _ read: (Row) throws -> Void) throws {
+        try withResult(sql, values) { result in
+            let rows = PQntuples(result)
+            for index in 0..<rows {
+                try read(Row(text: TextRow { column in
+                    PQgetisnull(result, index, column) == 1 ? nil : Self.text(result, index, column)
+                }))
+            }
+        }
+    }
+
+    func beginSnapshot() throws {
+        try exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    }
+
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            let savepoint = "nested\(transactionDepth)"
+            try exec("SAVEPOINT \(savepoint)")
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            do {
+                let value = try body()
+                try exec("RELEASE SAVEPOINT \(savepoint)")
+                return value
+            } catch {
+                try? exec("ROLLBACK TO SAVEPOINT \(savepoint)")
+                try? exec("RELEASE SAVEPOINT \(savepoint)")
+                throw error
+            }
+        }
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        try beginWriting()
+        do {
+            let value = try body()
+            try exec("COMMIT")
+            return value
+        } catch {
+            try? exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T {
+        guard transactionDepth == 0 else { return try transaction { try body {} } }
+        var started = Date()
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        try beginWriting()
+        do {
+            let value = try body {
+                guard Date().timeIntervalSince(started) >= interval else { return }
+                try exec("COMMIT")
+                try beginWriting()
+                started = Date()
+            }
+            try exec("COMMIT")
+            return value
+        } catch {
+            try? exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func beginWriting() throws {
+        try exec("BEGIN")
+        try withResult("SELECT pg_advisory_xact_lock(?)", [.integer(Int64(Self.writeLockKey))]) { _ in }
+    }
+
+    func finish() { close() }
+
+    private static func text(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> String {
+        let count = Int(PQgetlength(result, row, column))
+        return PQgetvalue(result, row, column).withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+
+    /// Runs one statement with its values bound as text and hands its result over.
+    private func withResult(_ sql: String, _ values: [SQLValue], _ body: (OpaquePointer) throws -> Void) throws {
+        let translated = try spelled(sql)
+        var texts: [String?] = []
+        texts.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .null: texts.append(nil)
+            case .integer(let number): texts.append(String(number))
+            case .real(let number): texts.append("\(number)")
+            case .text(let text):
+                // libpq takes C strings: a NUL would cut the value short without a word.
+                if text.utf8.contains(0) {
+                    throw StoreError("a value holds a NUL character, which PostgreSQL cannot keep; nothing was written")
+                }
+                texts.append(text)
+            }
+        }
+        let result = try execute(translated, texts)
+        defer { PQclear(result) }
+        try body(result)
+    }
+}
+#endif
