@@ -1,5 +1,10 @@
 import Foundation
 
+/// Every piece of background work still running. The process waits for them before it exits:
+/// a thread still talking to a server through TLS when the process tears its libraries down
+/// would crash it.
+let backgroundWorkRunning = DispatchGroup()
+
 /// Work started on a thread of its own, whose value is waited for when it is needed: a report
 /// checks the protocol files on one core while SQLite gathers the results on the other.
 final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
@@ -8,9 +13,11 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private var result: Value?
 
     init(_ work: @escaping @Sendable () -> Value) {
+        backgroundWorkRunning.enter()
         let thread = Thread { [self] in
             result = work()
             finished.signal()
+            backgroundWorkRunning.leave()
         }
         thread.start()
     }

@@ -86,6 +86,7 @@ package enum CheckrunCLI {
         // A file size limit must surface as a write error SQLite can roll back, not kill us.
         signal(SIGXFSZ, SIG_IGN)
         let code = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        backgroundWorkRunning.wait()
         exit(code)
     }
 

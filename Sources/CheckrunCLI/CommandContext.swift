@@ -141,7 +141,7 @@ package final class CommandContext {
         guard usesStoredProtocols else { return try loadProtocols() }
         let library = try store.storedLibrary()
         guard !library.documents.isEmpty else { return try loadProtocols() }
-        printError("No protocol folder at \(protocolsDirectory): using the \(library.documents.count) protocol version\(library.documents.count == 1 ? "" : "s") kept in \(databasePath).")
+        printError("No protocol folder at \(protocolsDirectory): using the \(library.documents.count) protocol version\(library.documents.count == 1 ? "" : "s") kept in \(databaseName).")
         return try checked(.success(library))
     }
 

@@ -117,7 +117,8 @@ extension ResultStore {
         // gather it, then load every part in three queries instead of three per result.
         var latest: [ReportedResult] = []
         let ranks = JSONWriter.compact(.array(try builds(release: release).map { JSONNode(.string($0)) }))
-        try database.forEach(Self.latestResultQuery, [.text(release), SQLValue(build), .text(ranks)]) { row in
+        let query = database.engine == .sqlite ? Self.latestResultQuery : PostgresStatements.latestResultQuery(Self.resultColumns)
+        try database.forEach(query, [.text(release), SQLValue(build), .text(ranks)]) { row in
             guard let result = Self.readResult(row) else { return }
             latest.append(ReportedResult(
                 result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
@@ -172,7 +173,7 @@ extension ResultStore {
             """
         let pairs = scopes.map { JSONValue.array([JSONNode(.string($0.release)), JSONNode(.string($0.build))]) }
         let values = [SQLValue.text(JSONWriter.compact(.array(pairs.map { JSONNode($0) })))]
-        try database.forEach(sql, values) { row in
+        try database.forEach(database.engine == .sqlite ? sql : PostgresStatements.timingQuery, values) { row in
             guard let verdict = row.string(2).flatMap(Verdict.init(rawValue:)), let scope = row.int(1) else { return }
             var counters: [String: Int] = [:]
             for pair in (row.string(6) ?? "").split(separator: ",") {

@@ -27,6 +27,10 @@ package final class ResultStore {
     /// that already holds data (from version, to version) before it starts: on a large database
     /// one step can take minutes, and a tester should know why the command waits.
     package init(path: String, access: Access = .createIfMissing, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
+        if ServerAddressText.isServer(path) {
+            (database, serverOpener) = try Self.openServer(path, access: access, upgrading: upgrading)
+            return
+        }
         let file = try DatabaseFile.inspect(path)
         if !file.exists && access == .existingOnly {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")
@@ -221,14 +225,19 @@ package final class ResultStore {
 
     /// Sessions with their progress, oldest first, one at a time: memory stays flat.
     package func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
+        // Each check's latest attempt in a session: SQLite takes a row's other columns from the
+        // row holding max(); PostgreSQL picks that row with DISTINCT ON.
+        let latest = database.engine == .sqlite
+            ? "SELECT session_id, verdict, updated_at, max(attempt) FROM results WHERE verdict IS NOT NULL GROUP BY session_id, check_name"
+            : "SELECT DISTINCT ON (session_id, check_name) session_id, verdict, updated_at FROM results WHERE verdict IS NOT NULL ORDER BY session_id, check_name, attempt DESC"
         let sql = """
             SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
                 v.done, v.passed, v.failed, v.blocked, v.skipped, v.last
             FROM sessions s LEFT JOIN (
-                SELECT session_id, count(*) AS done, sum(verdict = 'pass') AS passed, sum(verdict = 'fail') AS failed,
-                    sum(verdict = 'blocked') AS blocked, sum(verdict = 'skipped') AS skipped, max(updated_at) AS last
-                FROM (SELECT session_id, verdict, updated_at, max(attempt) FROM results
-                      WHERE verdict IS NOT NULL GROUP BY session_id, check_name)
+                SELECT session_id, count(*) AS done, count(CASE WHEN verdict = 'pass' THEN 1 END) AS passed,
+                    count(CASE WHEN verdict = 'fail' THEN 1 END) AS failed, count(CASE WHEN verdict = 'blocked' THEN 1 END) AS blocked,
+                    count(CASE WHEN verdict = 'skipped' THEN 1 END) AS skipped, max(updated_at) AS last
+                FROM (\(latest)) AS latest
                 GROUP BY session_id
             ) v ON v.session_id = s.id
             WHERE (?1 IS NULL OR s.release = ?1) ORDER BY s.started_at

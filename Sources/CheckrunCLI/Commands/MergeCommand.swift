@@ -27,14 +27,19 @@ struct MergeCommand: CheckrunCommand {
         var sources: [any SessionSource] = []
         var scratch: [String] = []
         defer { for path in scratch { removeDatabase(path) } }
-        try ServerAddress.refuse(targetPath)
         for path in context.arguments.positionals {
-            try ServerAddress.refuse(path)
             let kind = try SourceKind.of(path)
-            if isSameFile(path, targetPath) {
-                throw CommandFailure("\(path) is the database being merged into; name another file")
+            if isSameFile(path, targetPath) || (kind == .server && ServerAddress.shown(path) == context.databaseName) {
+                throw CommandFailure("\(ServerAddress.shown(path)) is the database being merged into; name another")
             }
             switch kind {
+            case .server:
+                do {
+                    let server = try ResultStore(path: path, access: .existingOnly)
+                    sources.append(try DatabaseSource(store: server, name: ServerAddress.shown(path)))
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
             case .database:
                 let copy = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-merge-\(UUID().uuidString).sqlite").path
                 scratch.append(copy)
@@ -47,7 +52,7 @@ struct MergeCommand: CheckrunCommand {
                 sources.append(ExportFileSource(path: path))
             }
         }
-        let created = !FileManager.default.fileExists(atPath: targetPath)
+        let created = !ServerAddress.isServer(targetPath) && !FileManager.default.fileExists(atPath: targetPath)
         let store = try context.openStore()
         // A merge is not interactive: behind another long merge it may wait minutes, not seconds.
         store.waitWhenBusy(seconds: 600)
@@ -80,9 +85,9 @@ struct MergeCommand: CheckrunCommand {
                 context.printError("\(progress.writing ? "Merging" : "Checking") \(progress.source): \(progress.records) record\(progress.records == 1 ? "" : "s")…")
             }
         } catch let conflict as MergeConflict {
-            throw CommandFailure("\(conflict.description). \(context.databasePath) is unchanged.")
+            throw CommandFailure("\(conflict.description). \(context.databaseName) is unchanged.")
         } catch let error as ExportFileError {
-            throw CommandFailure("\(error.description). Nothing was merged; \(context.databasePath) is unchanged.")
+            throw CommandFailure("\(error.description). Nothing was merged; \(context.databaseName) is unchanged.")
         } catch let error as StoreError {
             throw CommandFailure("\(error.message). Sessions merged before this point are kept whole; run the same merge again to complete it.")
         }
@@ -116,9 +121,10 @@ struct MergeCommand: CheckrunCommand {
     /// What a merge source is: SQLite files start with "SQLite format 3"; anything else is read
     /// as an export. Folders and other non-files are refused here, with a message.
     enum SourceKind {
-        case database, export
+        case database, export, server
 
         static func of(_ path: String) throws -> SourceKind {
+            if ServerAddress.isServer(path) { return .server }
             var info = stat()
             guard stat(path, &info) == 0 else { throw CommandFailure("\(path): no such file; check the path") }
             switch info.st_mode & S_IFMT {

@@ -20,12 +20,12 @@ struct ResumeCommand: CheckrunCommand {
         let session: Session
         if let id = context.arguments.positionals.first {
             guard let found = try store.session(matching: id) else {
-                throw CommandFailure("no session \"\(id)\" in \(context.databasePath); `checkrun sessions` lists them")
+                throw CommandFailure("no session \"\(id)\" in \(context.databaseName); `checkrun sessions` lists them")
             }
             session = found
         } else {
             guard let found = try store.latestUnfinishedSession() else {
-                throw CommandFailure("no unfinished session in \(context.databasePath); start one with `checkrun run --release R --build B`")
+                throw CommandFailure("no unfinished session in \(context.databaseName); start one with `checkrun run --release R --build B`")
             }
             session = found
         }

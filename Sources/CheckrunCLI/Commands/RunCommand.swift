@@ -59,7 +59,7 @@ struct RunCommand: CheckrunCommand {
             try store.insert(session)
             try store.keep(uniqueDocuments(checks))
         }
-        context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databasePath).")
+        context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
         context.print("Type question mark (?) at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
         let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts, at: session.startedAt, newID: context.newResultID)

@@ -5,8 +5,10 @@ import CheckrunStore
 /// results in SQLite files only, so such an address is refused with a clear line, its
 /// password never shown, rather than taken for a strangely named file.
 enum ServerAddress {
-    static func refuse(_ text: String) throws {
-        guard ServerAddressText.isServer(text) else { return }
-        throw CommandFailure("\(ServerAddressText.masked(text)) is a PostgreSQL address; this checkrun keeps results in SQLite files only (a team store on PostgreSQL is not built yet). Name a database file, e.g. --db team.sqlite")
+    static func isServer(_ text: String) -> Bool { ServerAddressText.isServer(text) }
+
+    /// How messages name a database: a file by its path, a server by its address without the password.
+    static func shown(_ text: String) -> String {
+        ServerAddressText.isServer(text) ? ServerAddressText.masked(text) : text
     }
 }

@@ -69,7 +69,7 @@ struct SessionsCommand: CheckrunCommand {
             context.print("\(session.shortID)  " + parts.joined(separator: ", "))
         }
         if count == 0 {
-            context.print("No sessions\(release.map { " for release \($0)" } ?? "") in \(context.databasePath).")
+            context.print("No sessions\(release.map { " for release \($0)" } ?? "") in \(context.databaseName).")
         }
         return 0
     }

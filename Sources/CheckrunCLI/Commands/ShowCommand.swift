@@ -16,7 +16,7 @@ struct ShowCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let library = context.usesStoredProtocols && FileManager.default.fileExists(atPath: context.databasePath)
+        let library = context.usesStoredProtocols && (ServerAddress.isServer(context.databasePath) || FileManager.default.fileExists(atPath: context.databasePath))
             ? try context.loadProtocols(orStoredIn: try context.openStore(.existingOnly))
             : try context.loadProtocols()
         let id = context.arguments.positionals[0]

@@ -26,6 +26,16 @@ package struct MergeConflict: Error, CustomStringConvertible {
 }
 
 extension ResultStore {
+    /// What a merge's first pass keeps on the side, in temporary tables of this connection.
+    static let mergeTables = """
+        CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT PRIMARY KEY, details TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT NOT NULL, sequence INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
+        CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT NOT NULL, place TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS temp.merge_named_by_hash ON merge_named (hash);
+        CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT PRIMARY KEY) WITHOUT ROWID;
+        """
+
     /// Brings the sessions of every source into this database. Every source is read and
     /// checked whole first (chains, conflicts with what is here, which session each result
     /// belongs to), so a bad source means nothing is written. The writing then commits whole
@@ -39,14 +49,7 @@ extension ResultStore {
         // session each result arrives in, each session's details and each record's hash. Two
         // sources, or one session twice in one source, that disagree are refused before anything
         // is written; the second pass writes only exactly what the first pass checked.
-        try database.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT PRIMARY KEY, details TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT NOT NULL, sequence INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
-            CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT NOT NULL, place TEXT NOT NULL);
-            CREATE INDEX IF NOT EXISTS temp.merge_named_by_hash ON merge_named (hash);
-            CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT PRIMARY KEY) WITHOUT ROWID;
-            """)
+        try database.execute(database.engine == .sqlite ? Self.mergeTables : PostgresStatements.mergeTables)
         defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records; DROP TABLE IF EXISTS temp.merge_named; DROP TABLE IF EXISTS temp.merge_attachments;") }
         var versions: [(String, [ProtocolVersion])] = []
         for source in sources {

@@ -1,0 +1,54 @@
+#if PostgreSQL
+import Foundation
+
+/// What opening a PostgreSQL store does before it is used: refuse another application's
+/// database and a newer checkrun's, create the tables in an empty one, and bring an older
+/// layout up to date, in one transaction under the writers' lock, so two checkruns opening a
+/// new store at once cannot both create it.
+enum PostgresSetup {
+    static func prepare(_ connection: PostgresConnection, access: ResultStore.Access, upgrading: ((Int, Int) -> Void)?) throws {
+        let current = try version(connection)
+        if let current, current >= PostgresSchema.latestVersion {
+            guard current == PostgresSchema.latestVersion else { throw newer(connection, current) }
+            return
+        }
+        if current == nil {
+            if try foreignTables(connection) > 0 {
+                throw StoreError("\(connection.name) holds tables of another application, not checkrun's; it was left untouched. Create an empty database for checkrun (createdb checkrun)")
+            }
+            if access == .existingOnly {
+                throw StoreError("\(connection.name) holds no checkrun results yet; record a result or merge a database into it first")
+            }
+        }
+        try connection.transaction {
+            // Another checkrun may have set the store up while this one waited for the lock.
+            let now = try version(connection) ?? 0
+            if now > PostgresSchema.latestVersion { throw newer(connection, now) }
+            if now > 0 && now < PostgresSchema.latestVersion { upgrading?(now, PostgresSchema.latestVersion) }
+            for step in PostgresSchema.steps where step.version > now {
+                try connection.execute(step.sql)
+                try connection.run("UPDATE checkrun_schema SET version = ?", [.integer(Int64(step.version))])
+            }
+        }
+    }
+
+    /// The recorded schema version; nil when the database has no checkrun schema table.
+    private static func version(_ connection: PostgresConnection) throws -> Int? {
+        let exists = try connection.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'checkrun_schema'") ?? 0
+        guard exists > 0 else { return nil }
+        let rows = try connection.query("SELECT application, version FROM checkrun_schema") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
+        guard rows.count == 1, let row = rows.first, row.0 == "checkrun" else {
+            throw StoreError("\(connection.name) has a checkrun_schema table that checkrun did not write; it was left untouched")
+        }
+        return row.1
+    }
+
+    private static func foreignTables(_ connection: PostgresConnection) throws -> Int {
+        try connection.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") ?? 0
+    }
+
+    private static func newer(_ connection: PostgresConnection, _ version: Int) -> StoreError {
+        StoreError("\(connection.name) was set up by a newer checkrun (schema version \(version); this checkrun knows up to \(PostgresSchema.latestVersion)); upgrade checkrun to use it")
+    }
+}
+#endif

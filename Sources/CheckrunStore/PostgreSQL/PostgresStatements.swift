@@ -1,0 +1,51 @@
+/// The store's statements that PostgreSQL needs written its own way, each beside the reason;
+/// the SQLite form of each is where the store uses it.
+enum PostgresStatements {
+    /// `ResultStore.latestResultQuery`: SQLite takes the row of each group's max() as the
+    /// group's row; PostgreSQL picks it with DISTINCT ON and counts the group with a window.
+    /// The key truncates to the microsecond as SQLite's CAST does (PostgreSQL's rounds).
+    static func latestResultQuery(_ resultColumns: String) -> String {
+        """
+        WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
+        scoped AS (
+            SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
+                CAST(trunc(r.updated_at * 1000000) AS BIGINT) * 1024 + least(r.attempt, 1023) AS key
+            FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
+            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
+        ),
+        newest AS (SELECT check_name, device, max(rank) AS rank FROM scoped GROUP BY check_name, device),
+        latest AS (
+            SELECT DISTINCT ON (scoped.check_name, scoped.device) scoped.row AS row,
+                count(*) OVER (PARTITION BY scoped.check_name, scoped.device) AS attempts
+            FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.rank = scoped.rank
+            ORDER BY scoped.check_name, scoped.device, scoped.key DESC
+        )
+        SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason
+        FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
+        ORDER BY r.check_name, s.device
+        """
+    }
+
+    /// `ResultStore.mergeTables`: PostgreSQL has no WITHOUT ROWID, and an index takes its table's schema.
+    static let mergeTables = """
+        CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT COLLATE "C" PRIMARY KEY, session_id TEXT COLLATE "C" NOT NULL);
+        CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT COLLATE "C" PRIMARY KEY, details TEXT COLLATE "C" NOT NULL);
+        CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT COLLATE "C" NOT NULL, sequence BIGINT NOT NULL, hash TEXT COLLATE "C" NOT NULL, PRIMARY KEY (session_id, sequence));
+        CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT COLLATE "C" NOT NULL, place TEXT COLLATE "C" NOT NULL);
+        CREATE INDEX IF NOT EXISTS merge_named_by_hash ON merge_named (hash);
+        CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT COLLATE "C" PRIMARY KEY);
+        """
+
+    /// `forEachTimingRow`'s statement: the scopes' pairs are read with PostgreSQL's JSON
+    /// operators, and the counters joined with string_agg (SQLite's group_concat).
+    static let timingQuery = """
+        WITH scopes (release, build, scope) AS (
+            SELECT pair::json->>0, pair::json->>1, key FROM (SELECT value AS pair, key FROM json_each(?1)) AS pairs)
+        SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
+            (SELECT string_agg(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device
+        FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
+        JOIN results r ON r.session_id = s.id
+        WHERE r.verdict IS NOT NULL
+        ORDER BY r.check_name, r.updated_at, r.attempt
+        """
+}

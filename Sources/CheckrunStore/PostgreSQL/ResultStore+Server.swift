@@ -1,0 +1,32 @@
+#if PostgreSQL
+import Foundation
+#endif
+
+extension ResultStore {
+    /// Whether this checkrun was built with the PostgreSQL team store (`--traits PostgreSQL`).
+    package static var canUseServers: Bool {
+        #if PostgreSQL
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// A connection to the team store at `uri`, set up for use, and how to open more of them.
+    static func openServer(_ uri: String, access: Access, upgrading: ((Int, Int) -> Void)?) throws(StoreError) -> (any StoreConnection, StoreOpener) {
+        #if PostgreSQL
+        let connection = try PostgresConnection(uri: uri)
+        do {
+            try PostgresSetup.prepare(connection, access: access, upgrading: upgrading)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError("cannot prepare the PostgreSQL store \(connection.name): \(error)")
+        }
+        let opener = StoreOpener { ResultStore(readingDatabase: try PostgresConnection(uri: uri), serverOpener: nil) }
+        return (connection, opener)
+        #else
+        throw StoreError("\(ServerAddressText.masked(uri)) is a PostgreSQL address, and this checkrun was built without the team store; build it with swift build --traits PostgreSQL, or name a database file, e.g. --db team.sqlite")
+        #endif
+    }
+}
