@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "checkrun-bench", dependencies: ["CheckrunModel", "CheckrunStore"]),
 
         // Helpers the test targets share: fixtures, temporary folders, running the built binary.
-        .target(name: "CheckrunTestSupport", dependencies: ["CheckrunModel", "CheckrunWalk"], path: "Tests/Support"),
+        .target(name: "CheckrunTestSupport", dependencies: ["CheckrunModel", "CheckrunWalk", "CheckrunStore"], path: "Tests/Support"),
 
         .testTarget(
             name: "CheckrunModelTests",

@@ -8,12 +8,19 @@ import Testing
 @Suite struct RecordTests {
     struct Fixture {
         let folder: TemporaryFolder
+        let database: TestDatabase
         let store: ResultStore
         var sessions: [Session] = []
 
-        init(name: String = "db.sqlite") throws {
+        init(_ engine: TestEngine = .sqlite, name: String = "db.sqlite") throws {
             folder = try TemporaryFolder()
-            store = try ResultStore(path: folder.path(name))
+            database = try TestDatabase(engine, name: name)
+            store = try ResultStore(path: database.address)
+        }
+
+        func remove() {
+            database.remove()
+            folder.remove()
         }
 
         /// A session with `results` checks, each saved three times (as a walk saves each answer).
@@ -38,10 +45,11 @@ import Testing
             return session
         }
 
+        /// SQL run by another connection, as an attacker holding the database would.
         func raw(_ sql: String) throws {
-            let database = try Database(path: store.sqlite!.path)
-            try database.execute(sql)
-            database.close()
+            let other = try ResultStore(path: database.address)
+            try other.database.execute(sql)
+            other.close()
         }
     }
 
@@ -51,9 +59,9 @@ import Testing
         return all
     }
 
-    @Test func everySaveAppendsARecordChainedToTheOneBefore() throws {
-        var fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func everySaveAppendsARecordChainedToTheOneBefore(engine: TestEngine) throws {
+        var fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let session = try fixture.walk(results: 2)
         let chain = try records(fixture.store, session)
         #expect(chain.map(\.sequence) == [1, 2, 3, 4, 5, 6])
@@ -65,15 +73,19 @@ import Testing
         #expect(report.problems.isEmpty && report.records == 6 && report.sessions == 1)
     }
 
-    @Test func verifyNamesEveryRecordChangedOrDeletedBehindCheckrunsBack() throws {
-        var fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func verifyNamesEveryRecordChangedOrDeletedBehindCheckrunsBack(engine: TestEngine) throws {
+        var fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let session = try fixture.walk(results: 3)
         let id = session.id.uuidString
         try fixture.raw("UPDATE results SET verdict = 'pass' WHERE check_name = 'p/c0'")
         try fixture.raw("DELETE FROM records WHERE session_id = '\(id)' AND sequence = 5")
         try fixture.raw("UPDATE records SET payload = replace(payload, 'note 2', 'note X') WHERE session_id = '\(id)' AND sequence = 9")
-        try fixture.raw("DELETE FROM outcome_answers WHERE result_id IN (SELECT id FROM results WHERE check_name = 'p/c1'); DELETE FROM results WHERE check_name = 'p/c1'")
+        try fixture.raw("""
+            DELETE FROM outcome_answers WHERE result_id IN (SELECT id FROM results WHERE check_name = 'p/c1');
+            DELETE FROM stopwatch_events WHERE result_id IN (SELECT id FROM results WHERE check_name = 'p/c1');
+            DELETE FROM results WHERE check_name = 'p/c1'
+            """)
         let problems = try fixture.store.verify().problems.map(\.description)
         let short = String(id.lowercased().prefix(8))
         #expect(problems.contains("session \(short): record 5 was deleted"))
@@ -81,16 +93,16 @@ import Testing
         #expect(problems.contains("session \(short), record 3: p/c0: the results table differs from the record (verdict fail recorded, pass in the table); it was edited behind checkrun's back"))
         #expect(problems.contains("session \(short), record 6: p/c1: the result was deleted from the results table"))
 
-        var other = try Fixture()
-        defer { other.folder.remove() }
+        var other = try Fixture(engine)
+        defer { other.remove() }
         let renamed = try other.walk(results: 1)
         try other.raw("UPDATE sessions SET device = 'iPad' WHERE id = '\(renamed.id.uuidString)'")
         #expect(try other.store.verify().problems.first?.message == "the session's details (release, build, device, tester or plan) were changed after recording")
     }
 
-    @Test func anAmendmentIsANewRecordAndTheOldOneStays() throws {
-        var fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func anAmendmentIsANewRecordAndTheOldOneStays(engine: TestEngine) throws {
+        var fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let session = try fixture.walk(results: 1)
         var result = try #require(try fixture.store.results(inSession: session.id).first)
         result.verdict = .pass
@@ -105,9 +117,9 @@ import Testing
         #expect(try fixture.store.verify().problems.isEmpty)
     }
 
-    @Test func exportAndMergeRoundTripWithoutLoss() throws {
-        var source = try Fixture()
-        defer { source.folder.remove() }
+    @Test(arguments: TestEngine.available) func exportAndMergeRoundTripWithoutLoss(engine: TestEngine) throws {
+        var source = try Fixture(engine)
+        defer { source.remove() }
         try source.walk(results: 3)
         try source.walk(results: 2, release: "2.5", device: "iPad")
         let exported = source.folder.path("export.json")
@@ -123,8 +135,8 @@ import Testing
         #expect(JSONSchema(schema).validate(try JSONParser.parse(text)).isEmpty)
         #expect(ExportSchema.text == (try Repository.text("Schemas/export.schema.json")), "run .ci/embed-data")
 
-        let target = try Fixture(name: "target.sqlite")
-        defer { target.folder.remove() }
+        let target = try Fixture(engine, name: "target.sqlite")
+        defer { target.remove() }
         let first = try target.store.merge(from: ExportFileSource(path: exported))
         #expect(first.sessionsAdded == 2 && first.recordsAdded == 15 && first.resultsAdded == 5)
         let again = try target.store.merge(from: ExportFileSource(path: exported))
@@ -146,12 +158,12 @@ import Testing
         #expect(try target.store.results(inSession: source.sessions[0].id).first { $0.id == result.id }?.notes == "more")
     }
 
-    @Test func aConflictOrADamagedSourceChangesNothing() throws {
-        var source = try Fixture()
-        defer { source.folder.remove() }
+    @Test(arguments: TestEngine.available) func aConflictOrADamagedSourceChangesNothing(engine: TestEngine) throws {
+        var source = try Fixture(engine)
+        defer { source.remove() }
         let session = try source.walk(results: 2)
-        let target = try Fixture(name: "target.sqlite")
-        defer { target.folder.remove() }
+        let target = try Fixture(engine, name: "target.sqlite")
+        defer { target.remove() }
         _ = try target.store.merge(from: try DatabaseSource(store: source.store, name: "source"))
         // The same session id with other details on the other side.
         try source.raw("UPDATE sessions SET tester = 'Ben' WHERE id = '\(session.id.uuidString)'")
@@ -161,8 +173,8 @@ import Testing
         try source.raw("UPDATE sessions SET tester = 'Ana' WHERE id = '\(session.id.uuidString)'")
 
         // Records that disagree: a conflict, and the target keeps exactly what it had.
-        var other = try Fixture(name: "other.sqlite")
-        defer { other.folder.remove() }
+        var other = try Fixture(engine, name: "other.sqlite")
+        defer { other.remove() }
         try other.store.insert(session)
         var result = CheckResult(sessionID: session.id, check: "p/other", protocolHash: "h", attempt: 1, outcomeCount: 1)
         result.verdict = .pass
@@ -184,7 +196,7 @@ import Testing
         #expect { try ResultStore.openForReading(path: text, scratch: scratch) } throws: { "\($0)".contains("is not a checkrun database") }
 
         var source = try Fixture()
-        defer { source.folder.remove() }
+        defer { source.remove() }
         try source.walk(results: 20)
         source.store.sqlite!.close()
         let full = try Data(contentsOf: URL(fileURLWithPath: source.store.sqlite!.path))
@@ -212,7 +224,7 @@ import Testing
 
     @Test func aVersionOneDatabaseGetsItsRecordsOnUpgrade() throws {
         var fixture = try Fixture()
-        defer { fixture.folder.remove() }
+        defer { fixture.remove() }
         try fixture.walk(results: 2)
         try fixture.raw("DROP TABLE result_attachments; DROP TABLE attachment_files; DROP TABLE records; DROP TABLE protocol_versions; ALTER TABLE results DROP COLUMN amendments; ALTER TABLE results DROP COLUMN amend_reason; PRAGMA user_version = 1;")
         let upgraded = try ResultStore(path: fixture.store.sqlite!.path)
@@ -225,7 +237,7 @@ import Testing
     /// Version 2 kept records WITHOUT ROWID; version 3 moves them to a rowid table, losing none.
     @Test func aVersionTwoDatabaseKeepsEveryRecordThroughTheUpgrade() throws {
         var fixture = try Fixture()
-        defer { fixture.folder.remove() }
+        defer { fixture.remove() }
         let session = try fixture.walk(results: 3)
         try fixture.store.amend({ () -> CheckResult in
             var result = try #require(try fixture.store.results(inSession: session.id).first)

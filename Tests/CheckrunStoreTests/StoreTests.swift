@@ -38,10 +38,10 @@ import Testing
         #expect(try reopened.session(matching: session.shortID)?.id == session.id)
     }
 
-    @Test func resultsRoundTripWithEveryPart() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try ResultStore(path: folder.path("db.sqlite"))
+    @Test(arguments: TestEngine.available) func resultsRoundTripWithEveryPart(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
         let session = Session(release: "2.4", build: "311", device: "iPhone 15", osVersion: "18.2", tester: "Ana", plan: ["tiny-target/touch-one-hand"],
                               startedAt: Date(timeIntervalSince1970: 1_800_000_000))
         try store.insert(session)
@@ -58,10 +58,10 @@ import Testing
         #expect(try store.database.scalarInt("SELECT active_seconds FROM results") == 15)
     }
 
-    @Test func attemptsCountPerCheckReleaseBuildAndDevice() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try ResultStore(path: folder.path("db.sqlite"))
+    @Test(arguments: TestEngine.available) func attemptsCountPerCheckReleaseBuildAndDevice(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
         let first = Session(release: "2.4", build: "311", device: "A", plan: [])
         try store.insert(first)
         try store.save(sampleResult(in: first))
@@ -70,10 +70,10 @@ import Testing
         #expect(try store.nextAttempt(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: "B") == 1)
     }
 
-    @Test func unfinishedSessionsAndSummaries() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try ResultStore(path: folder.path("db.sqlite"))
+    @Test(arguments: TestEngine.available) func unfinishedSessionsAndSummaries(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
         let old = Session(release: "2.4", build: "1", plan: ["x/y"], startedAt: Date(timeIntervalSince1970: 100))
         let new = Session(release: "2.5", build: "2", plan: ["x/y", "x/z"], startedAt: Date(timeIntervalSince1970: 200))
         try store.insert(old)
@@ -167,10 +167,10 @@ extension StoreTests {
     /// Reports count the latest finished result per check and device: the latest attempt in the
     /// newest build (build order, not recording order), and on a tie in time the higher attempt;
     /// unfinished results and other devices never count.
-    @Test func theLatestResultPerCheckAndDeviceIsTheLatestAttemptInTheNewestBuild() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try ResultStore(path: folder.path("results.sqlite"))
+    @Test(arguments: TestEngine.available) func theLatestResultPerCheckAndDeviceIsTheLatestAttemptInTheNewestBuild(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         let first = Session(release: "2.4", build: "310", device: "iPhone 15", plan: ["a/b"], startedAt: base)
         let second = Session(release: "2.4", build: "311", device: "iPhone 15", plan: ["a/b"], startedAt: base.addingTimeInterval(100))

@@ -8,8 +8,7 @@ import Testing
 /// checkrun's back, one at a time: `verify` must name each.
 @Suite struct TamperTests {
     /// A database with one amended result that has every part: outcomes, a counter, timings, notes.
-    static func original(in folder: TemporaryFolder) throws -> String {
-        let path = folder.path("original.sqlite")
+    static func original(at path: String) throws {
         let store = try ResultStore(path: path)
         let session = Session(release: "2.4", build: "311", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_000_000))
         try store.insert(session)
@@ -30,9 +29,22 @@ import Testing
         result.updatedAt = Date(timeIntervalSince1970: 1_800_000_100)
         try store.amend(result, reason: "typo", at: Date(timeIntervalSince1970: 1_800_000_100))
         #expect(try store.verify().isClean)
-        try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        store.sqlite!.close()
-        return path
+        store.close()
+    }
+
+    /// Runs `sql` as someone holding the database would: SQLite without checkrun's foreign-key
+    /// checks, PostgreSQL as a superuser with the constraint triggers switched off.
+    static func tamper(_ database: TestDatabase, _ sql: String) throws {
+        switch database.engine {
+        case .sqlite:
+            let raw = try Database(path: database.address)
+            try raw.execute(sql)
+            raw.close()
+        case .postgresql:
+            let other = try ResultStore(path: database.address)
+            try other.database.execute("SET session_replication_role = replica; " + sql)
+            other.close()
+        }
     }
 
     static let edits: [String] = [
@@ -67,23 +79,19 @@ import Testing
         "UPDATE sessions SET device = 'iPad'",
         "UPDATE sessions SET build = '312'",
         "UPDATE sessions SET started_at = started_at + 1",
-        "UPDATE sessions SET finished_at = 1 WHERE 0; INSERT INTO sessions (id, release, build, device, tester, plan, started_at, finished_at) VALUES ('11111111-1111-4111-8111-111111111111', '2.4', '311', 'Forged', 'Mallory', '[]', 0, 1)",
+        "UPDATE sessions SET finished_at = 1 WHERE false; INSERT INTO sessions (id, release, build, device, tester, plan, started_at, finished_at) VALUES ('11111111-1111-4111-8111-111111111111', '2.4', '311', 'Forged', 'Mallory', '[]', 0, 1)",
         "DELETE FROM results",
         // A whole session deleted with its records, its results left behind.
         "DELETE FROM records; DELETE FROM sessions",
     ]
 
-    @Test(arguments: edits)
-    func verifyNamesTheEdit(sql: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let original = try Self.original(in: folder)
-        let copy = folder.path("tampered.sqlite")
-        try FileManager.default.copyItem(atPath: original, toPath: copy)
-        let raw = try Database(path: copy)
-        try raw.execute(sql)
-        raw.close()
-        let report = try ResultStore(path: copy, access: .existingOnly).verify()
+    @Test(arguments: TestEngine.available, edits)
+    func verifyNamesTheEdit(engine: TestEngine, sql: String) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.original(at: database.address)
+        try Self.tamper(database, sql)
+        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
         #expect(!report.isClean, "verify missed: \(sql)")
     }
 }

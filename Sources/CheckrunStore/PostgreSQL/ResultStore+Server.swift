@@ -30,3 +30,32 @@ extension ResultStore {
         #endif
     }
 }
+
+extension ResultStore {
+    /// Creates an empty database on the server at `uri` (for tests and the benchmark, which
+    /// need a database of their own on a throwaway server).
+    package static func createServerDatabase(_ name: String, administering uri: String) throws {
+        #if PostgreSQL
+        let connection = try PostgresConnection(uri: uri)
+        defer { connection.close() }
+        try connection.exec("CREATE DATABASE \(quotedIdentifier(name)) TEMPLATE template0 ENCODING 'UTF8'")
+        #else
+        throw StoreError("this checkrun was built without PostgreSQL")
+        #endif
+    }
+
+    /// Drops a database `createServerDatabase` made, closing its connections.
+    package static func dropServerDatabase(_ name: String, administering uri: String) throws {
+        #if PostgreSQL
+        let connection = try PostgresConnection(uri: uri)
+        defer { connection.close() }
+        try connection.exec("DROP DATABASE IF EXISTS \(quotedIdentifier(name)) WITH (FORCE)")
+        #else
+        throw StoreError("this checkrun was built without PostgreSQL")
+        #endif
+    }
+
+    private static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
