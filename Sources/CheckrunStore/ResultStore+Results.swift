@@ -13,6 +13,28 @@ extension ResultStore {
         }
     }
 
+    /// Connects to the server again after the connection was lost (nothing to do for SQLite);
+    /// throws with `connectionLost` while the server is still away.
+    package func reconnect() throws {
+        try database.reconnect()
+    }
+
+    /// Saves `result` again after the connection to a server was lost while it was being saved
+    /// (call `reconnect` first): its record is appended only if the lost attempt did not commit
+    /// it (the chain's last record is not already this answer), so a commit whose reply was
+    /// lost is never recorded twice.
+    package func saveAfterLostConnection(_ result: CheckResult) throws {
+        try database.transaction {
+            try writeProjection(result)
+            let last = try database.query(
+                "SELECT result_id, kind, payload FROM records WHERE session_id = ? ORDER BY sequence DESC LIMIT 1",
+                [.text(result.sessionID.storageText)]) { ($0.string(0), $0.string(1), $0.string(2)) }.first
+            let payload = result.payload
+            if let last, last.0 == result.id.storageText, last.1 == Record.Kind.answer.rawValue, last.2 == payload { return }
+            try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+        }
+    }
+
     /// Writes a result into the results tables (the current view), replacing its earlier state.
     func writeProjection(_ result: CheckResult) throws {
         let id = SQLValue.text(result.id.storageText)

@@ -9,6 +9,8 @@ package final class ResultStore {
     let database: any StoreConnection
     /// The SQLite connection, for what only SQLite does (its file, blobs, pragmas); nil on a server.
     var sqlite: Database? { database as? Database }
+    /// The engine holding the results.
+    package var engine: StoreEngine { database.engine }
     /// How to reach the same server again, for a store on one (nil for SQLite).
     let serverOpener: StoreOpener?
 
@@ -122,12 +124,6 @@ package final class ResultStore {
             throw StoreError("\(path) cannot be read: \(error)")
         }
         return store
-    }
-
-    /// The SQLite connection, or an error naming what the server store does not do.
-    func sqliteOnly(_ what: String) throws(StoreError) -> Database {
-        guard let sqlite else { throw StoreError("\(what) is not available on a \(database.engine.rawValue) store (\(database.name))") }
-        return sqlite
     }
 
     /// Runs several writes as one transaction (imports, merges, benchmarks): one commit, not one per row.

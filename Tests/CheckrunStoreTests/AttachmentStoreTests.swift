@@ -11,11 +11,18 @@ private typealias Attachment = CheckrunModel.Attachment
 @Suite struct AttachmentStoreTests {
     struct Fixture {
         let folder: TemporaryFolder
+        let database: TestDatabase
         let store: ResultStore
 
-        init(name: String = "db.sqlite") throws {
+        init(_ engine: TestEngine = .sqlite, name: String = "db.sqlite") throws {
             folder = try TemporaryFolder()
-            store = try ResultStore(path: folder.path(name))
+            database = try TestDatabase(engine, name: name)
+            store = try ResultStore(path: database.address)
+        }
+
+        func remove() {
+            database.remove()
+            folder.remove()
         }
 
         func file(_ name: String, _ bytes: [UInt8]) throws -> String {
@@ -52,9 +59,9 @@ private typealias Attachment = CheckrunModel.Attachment
                    outcome: 1, attachedAt: Date(timeIntervalSince1970: 1_800_000_010))
     }
 
-    @Test func aFileIsStoredOnceUnderTheHashOfItsBytes() throws {
-        let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func aFileIsStoredOnceUnderTheHashOfItsBytes(engine: TestEngine) throws {
+        let fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let path = try fixture.file("shot.png", Self.png)
         let stored = try fixture.store.storeAttachment(path: path)
         #expect(stored == StoredAttachment(hash: Self.hash(Self.png), size: Self.png.count, mediaType: "image/png"))
@@ -66,9 +73,9 @@ private typealias Attachment = CheckrunModel.Attachment
         #expect(back == Self.png)
     }
 
-    @Test func badFilesAreRefusedWithAReasonAndNothingIsStored() throws {
-        let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func badFilesAreRefusedWithAReasonAndNothingIsStored(engine: TestEngine) throws {
+        let fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let empty = try fixture.file("empty.png", [])
         let large = try fixture.file("large.mov", Array(repeating: 1, count: 2_000))
         let fifo = fixture.folder.path("pipe")
@@ -95,7 +102,7 @@ private typealias Attachment = CheckrunModel.Attachment
 
     @Test func aFileThatGrowsWhileItIsReadIsRefused() throws {
         let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+        defer { fixture.remove() }
         let path = try fixture.file("recording.mov", Array(repeating: 3, count: 20_000_000))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let writing = Writer(handle: handle)
@@ -130,7 +137,7 @@ private typealias Attachment = CheckrunModel.Attachment
 
     @Test func aFullDiskRefusesTheAttachmentAndKeepsEveryAnswer() throws {
         let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+        defer { fixture.remove() }
         let (session, result) = try fixture.sessionWithEvidence([])
         let pages = try #require(try fixture.store.database.scalarInt("PRAGMA page_count"))
         // SQLite's own ceiling on the file stands in for a full disk: the same SQLITE_FULL.
@@ -144,7 +151,7 @@ private typealias Attachment = CheckrunModel.Attachment
 
     @Test func aFileOverTheLargestLimitIsRefusedWithoutAskingToRaiseIt() throws {
         let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+        defer { fixture.remove() }
         let path = fixture.folder.path("huge.mov")
         // Sparse: a gigabyte on paper, nothing on the disk; refused on its size before a byte is read.
         #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
@@ -155,9 +162,9 @@ private typealias Attachment = CheckrunModel.Attachment
         }
     }
 
-    @Test func theResultListsItsAttachmentsAndVerifyVouchesForTheirBytes() throws {
-        let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func theResultListsItsAttachmentsAndVerifyVouchesForTheirBytes(engine: TestEngine) throws {
+        let fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let stored = try fixture.store.storeAttachment(path: try fixture.file("shot.png", Self.png))
         let (session, result) = try fixture.sessionWithEvidence([Self.attachment(stored)])
         let shown = try fixture.store.results(inSession: session.id)
@@ -166,32 +173,30 @@ private typealias Attachment = CheckrunModel.Attachment
         let clean = try fixture.store.verify()
         #expect(clean.isClean && clean.attachments == 1 && clean.attachmentBytes == Self.png.count)
 
-        let database = try Database(path: fixture.store.sqlite!.path)
-        try database.execute("UPDATE attachment_files SET content = zeroblob(size)")
+        try fixture.raw(engine == .sqlite ? "UPDATE attachment_files SET content = zeroblob(size)" : "UPDATE attachment_pieces SET bytes = CAST(repeat('0', length(bytes)) AS BYTEA)")
         let changed = try fixture.store.verify()
         #expect(changed.fileProblems.contains { $0.contains("were changed behind checkrun's back") })
         #expect(changed.problems.contains { $0.message.contains("the attachment shot.png") && $0.message.contains("missing or changed") })
-        try database.execute("DELETE FROM attachment_files")
-        database.close()
+        try fixture.raw(engine == .sqlite ? "DELETE FROM attachment_files" : "DELETE FROM attachment_pieces; DELETE FROM attachment_files")
         let gone = try fixture.store.verify()
         #expect(gone.problems.contains { $0.message.contains("the attachment shot.png") })
     }
 
-    @Test func aWithdrawnAttachmentsBytesStayAndAreStillVerified() throws {
-        let fixture = try Fixture()
-        defer { fixture.folder.remove() }
+    @Test(arguments: TestEngine.available) func aWithdrawnAttachmentsBytesStayAndAreStillVerified(engine: TestEngine) throws {
+        let fixture = try Fixture(engine)
+        defer { fixture.remove() }
         let stored = try fixture.store.storeAttachment(path: try fixture.file("shot.png", Self.png))
         var (_, result) = try fixture.sessionWithEvidence([Self.attachment(stored)])
         result.attachments = []
         try fixture.store.amend(result, reason: "the wrong screenshot", at: Date(timeIntervalSince1970: 1_800_000_100))
         #expect(try fixture.store.verify().isClean)
-        try fixture.raw("DELETE FROM attachment_files")
+        try fixture.raw(engine == .sqlite ? "DELETE FROM attachment_files" : "DELETE FROM attachment_pieces; DELETE FROM attachment_files")
         #expect(try fixture.store.verify().problems.contains { $0.message.contains("the attachment shot.png") }, "the earlier record still names it")
     }
 
-    @Test func exportAndMergeCarryTheBytesExactly() throws {
-        let source = try Fixture()
-        defer { source.folder.remove() }
+    @Test(arguments: TestEngine.available) func exportAndMergeCarryTheBytesExactly(engine: TestEngine) throws {
+        let source = try Fixture(engine)
+        defer { source.remove() }
         let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
         let log = try source.store.storeAttachment(path: try source.file("voiceover.log", Array("focus moved\n".utf8)))
         let (session, _) = try source.sessionWithEvidence([Self.attachment(stored), Self.attachment(log, name: "voiceover.log")])
@@ -207,8 +212,8 @@ private typealias Attachment = CheckrunModel.Attachment
 
         for merge in [{ (target: ResultStore) in try target.merge(from: ExportFileSource(path: exported)) },
                       { (target: ResultStore) in try target.merge(from: try DatabaseSource(store: source.store, name: "source")) }] {
-            let target = try Fixture(name: "target.sqlite")
-            defer { target.folder.remove() }
+            let target = try Fixture(engine, name: "target.sqlite")
+            defer { target.remove() }
             let first = try merge(target.store)
             #expect(first.attachmentsAdded == 2)
             #expect(try merge(target.store).attachmentsAdded == 0, "merging again adds nothing")
@@ -220,9 +225,9 @@ private typealias Attachment = CheckrunModel.Attachment
         }
     }
 
-    @Test func bytesNoRecordNamesAreNotTakenInByAMerge() throws {
-        let source = try Fixture()
-        defer { source.folder.remove() }
+    @Test(arguments: TestEngine.available) func bytesNoRecordNamesAreNotTakenInByAMerge(engine: TestEngine) throws {
+        let source = try Fixture(engine)
+        defer { source.remove() }
         let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
         _ = try source.sessionWithEvidence([Self.attachment(stored)])
         var written = ""
@@ -233,14 +238,14 @@ private typealias Attachment = CheckrunModel.Attachment
         #expect(text != written)
         let path = source.folder.path("stuffed.json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let target = try Fixture(name: "target.sqlite")
-        defer { target.folder.remove() }
+        let target = try Fixture(engine, name: "target.sqlite")
+        defer { target.remove() }
         let merged = try target.store.merge(from: ExportFileSource(path: path))
         #expect(merged.attachmentsAdded == 1)
         #expect(try target.store.storedAttachments().map(\.hash) == [stored.hash])
     }
 
-    @Test func aRecordListingAttachmentsOutOfTheirPlaceIsRefused() throws {
+    @Test(arguments: TestEngine.available) func aRecordListingAttachmentsOutOfTheirPlaceIsRefused(engine: TestEngine) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let session = Session(release: "2.4", build: "311", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_000_000))
@@ -259,15 +264,15 @@ private typealias Attachment = CheckrunModel.Attachment
             + "{\"hash\": \"\(Self.hash([1]))\", \"size\": 1, \"offset\": 0, \"data\": \"AQ==\"}\n], \"sessions\": [\n" + JSONWriter.compact(entry.json) + "\n]}\n"
         let path = folder.path("moved.json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let target = try Fixture(name: "target.sqlite")
-        defer { target.folder.remove() }
+        let target = try Fixture(engine, name: "target.sqlite")
+        defer { target.remove() }
         #expect { try target.store.merge(from: ExportFileSource(path: path)) } throws: { "\($0)".contains("lists attachments out of their place") }
         #expect(try target.store.storedAttachments().isEmpty)
     }
 
-    @Test func aMergeWhoseEvidenceIsMissingOrAlteredWritesNothing() throws {
-        let source = try Fixture()
-        defer { source.folder.remove() }
+    @Test(arguments: TestEngine.available) func aMergeWhoseEvidenceIsMissingOrAlteredWritesNothing(engine: TestEngine) throws {
+        let source = try Fixture(engine)
+        defer { source.remove() }
         let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
         _ = try source.sessionWithEvidence([Self.attachment(stored)])
         var written = ""
@@ -281,8 +286,8 @@ private typealias Attachment = CheckrunModel.Attachment
                               (twice, "the key \"attachments\" appears twice")] {
             let path = source.folder.path("bad.json")
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            let target = try Fixture(name: "target.sqlite")
-            defer { target.folder.remove() }
+            let target = try Fixture(engine, name: "target.sqlite")
+            defer { target.remove() }
             #expect { try target.store.merge(from: ExportFileSource(path: path)) } throws: { "\($0)".contains(words) }
             #expect(try target.store.database.scalarInt("SELECT count(*) FROM sessions") == 0)
             #expect(try target.store.storedAttachments().isEmpty)
@@ -291,9 +296,18 @@ private typealias Attachment = CheckrunModel.Attachment
 }
 
 extension AttachmentStoreTests.Fixture {
+    /// SQL run by another connection, as someone holding the database would, with foreign keys
+    /// unchecked (SQLite's default; on PostgreSQL, a superuser's replica role).
     func raw(_ sql: String) throws {
-        let database = try Database(path: store.sqlite!.path)
-        try database.execute(sql)
-        database.close()
+        switch database.engine {
+        case .sqlite:
+            let raw = try Database(path: database.address)
+            try raw.execute(sql)
+            raw.close()
+        case .postgresql:
+            let other = try ResultStore(path: database.address)
+            try other.database.execute("SET session_replication_role = replica; " + sql)
+            other.close()
+        }
     }
 }

@@ -15,14 +15,14 @@ struct WalkRunner {
         case finished, quit, endOfInput, interrupted
     }
 
-    private var resumeHint: String {
+    var resumeHint: String {
         context.resumeCommand(walk.session.shortID)
     }
 
     mutating func run() throws -> Int32 {
         let terminal = Terminal()
         let reader = InputReader()
-        SignalTrap.install(message: TerminalText("\nInterrupted. Everything answered is saved. Resume with: \(resumeHint)\n").rendered)
+        SignalTrap.install(message: interruptedMessage)
         defer { terminal?.restore() }
 
         emit(walk.introduce())
@@ -98,6 +98,8 @@ struct WalkRunner {
     private func save(_ result: CheckResult) throws {
         do {
             try SignalTrap.deferringSignals { try store.save(result) }
+        } catch let error as StoreError where error.connectionLost {
+            try waitForTheServer(thenSave: result, lost: error)
         } catch {
             throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
         }

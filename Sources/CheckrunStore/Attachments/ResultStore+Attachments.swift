@@ -69,7 +69,7 @@ extension ResultStore {
     /// Stores bytes that arrive in pieces (from another database or an export), checking they
     /// give `hash`; nothing is stored when they do not. Runs inside the caller's transaction.
     func insertAttachment(hash: String, size: Int, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        let database = try sqliteOnly("storing an attachment")
+        guard let database = sqlite else { return try insertAttachmentPieces(hash: hash, size: size, produce) }
         try database.run("INSERT INTO attachment_files (hash, size, content) VALUES (?, ?, zeroblob(?))",
                          [.text(hash), .integer(Int64(size)), .integer(Int64(size))])
         let row = database.lastInsertedRowID
@@ -96,7 +96,7 @@ extension ResultStore {
     /// Hands the stored bytes to `body` a piece at a time; false when they are not here.
     @discardableResult
     package func readAttachment(hash: String, chunkSize: Int = AttachmentFile.chunkSize, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        let database = try sqliteOnly("reading an attachment")
+        guard let database = sqlite else { return try readAttachmentPieces(hash: hash, chunkSize: chunkSize, body) }
         guard let row = try database.query("SELECT rowid FROM attachment_files WHERE hash = ?", [.text(hash)], { $0.int(0) }).first ?? nil else {
             return false
         }
@@ -125,7 +125,10 @@ extension ResultStore {
         var sizes: [String: Int] = [:]
         for attachment in named { sizes[attachment.hash] = attachment.size }
         var stored = Set<String>()
-        try database.forEach("SELECT hash, size, length(content) FROM attachment_files WHERE hash IN (SELECT value FROM json_each(?))", [.text(list)]) { row in
+        let query = database.engine == .sqlite
+            ? "SELECT hash, size, length(content) FROM attachment_files WHERE hash IN (SELECT value FROM json_each(?))"
+            : PostgresStatements.storedSizes
+        try database.forEach(query, [.text(list)]) { row in
             if let hash = row.string(0), row.int(1) == sizes[hash], row.int(2) == sizes[hash] { stored.insert(hash) }
         }
         return stored

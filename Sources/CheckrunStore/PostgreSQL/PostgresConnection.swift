@@ -28,6 +28,17 @@ package final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
+    /// Connects again with the same settings (libpq's PQreset); throws while the server is away.
+    func reconnect() throws {
+        transactionDepth = 0
+        spellings.removeAll()
+        PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw StoreError("the PostgreSQL server \(name) is not back yet", connectionLost: true)
+        }
+        try exec("SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning")
+    }
+
     func close() {
         PQfinish(handle)
         handle = nil

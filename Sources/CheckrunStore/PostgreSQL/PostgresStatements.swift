@@ -36,6 +36,12 @@ enum PostgresStatements {
         CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT COLLATE "C" PRIMARY KEY);
         """
 
+    /// `storedHashes(ofSizes:)`: on a server the bytes are kept in pieces, whose lengths add up.
+    static let storedSizes = """
+        SELECT f.hash, f.size, (SELECT sum(length(p.bytes)) FROM attachment_pieces p WHERE p.hash = f.hash)
+        FROM attachment_files f WHERE f.hash IN (SELECT value FROM json_each(?))
+        """
+
     /// `forEachTimingRow`'s statement: the scopes' pairs are read with PostgreSQL's JSON
     /// operators, and the counters joined with string_agg (SQLite's group_concat).
     static let timingQuery = """

@@ -83,6 +83,8 @@ package final class Database: StoreConnection {
         try execute("BEGIN")
     }
 
+    func reconnect() throws {}
+
     func finish() {
         optimize()
         close()

@@ -10,10 +10,11 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     /// Whether the connection to a server was lost: the work may be tried again once it is back.
     package var connectionLost = false
 
-    package init(_ message: String, code: Int32? = nil, sql: String? = nil) {
+    package init(_ message: String, code: Int32? = nil, sql: String? = nil, connectionLost: Bool = false) {
         self.message = message
         self.code = code
         self.sql = sql
+        self.connectionLost = connectionLost
     }
 
     package var description: String { message }
