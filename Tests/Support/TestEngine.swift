@@ -59,5 +59,5 @@ package final class TestDatabase: @unchecked Sendable {
 
 package struct TestDatabaseError: Error, CustomStringConvertible {
     package let description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
