@@ -123,7 +123,8 @@ package final class CommandContext {
     /// this command was given, so it reads the same session from the same place.
     func resumeCommand(_ shortID: String) -> String {
         var words = "resume \(shortID)"
-        if let database = arguments.value(.db) { words += " --db \(Self.shellQuoted(database))" }
+        // A server's password is never printed: libpq finds it again in PGPASSWORD or ~/.pgpass.
+        if let database = arguments.value(.db) { words += " --db \(Self.shellQuoted(ServerAddressText.withoutPassword(database)))" }
         if let protocols = arguments.value(.protocols) { words += " --protocols \(Self.shellQuoted(protocols))" }
         return command(words)
     }

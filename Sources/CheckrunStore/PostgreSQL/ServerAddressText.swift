@@ -8,6 +8,22 @@ package enum ServerAddressText {
         return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
     }
 
+    /// The address with any password left out (anything else is returned as it is), for a
+    /// command checkrun suggests: libpq then reads the password from PGPASSWORD or ~/.pgpass.
+    package static func withoutPassword(_ text: String) -> String {
+        guard isServer(text) else { return text }
+        var address = text
+        if let schemeEnd = text.range(of: "://"), let at = text[schemeEnd.upperBound...].lastIndex(of: "@"),
+           let colon = text[schemeEnd.upperBound..<at].firstIndex(of: ":") {
+            address.removeSubrange(colon..<at)
+        }
+        if let question = address.firstIndex(of: "?") {
+            let parameters = address[address.index(after: question)...].split(separator: "&").filter { !$0.lowercased().hasPrefix("password=") }
+            address = String(address[..<question]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+        }
+        return address
+    }
+
     /// The address with any password replaced by "…" (in the user part and as a parameter),
     /// its control characters made visible.
     package static func masked(_ uri: String) -> String {
