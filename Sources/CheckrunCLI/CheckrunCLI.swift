@@ -85,7 +85,9 @@ package enum CheckrunCLI {
         SignalTrap.clearSignalMask()
         // A file size limit must surface as a write error SQLite can roll back, not kill us.
         signal(SIGXFSZ, SIG_IGN)
-        let code = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        PasswordScrub.scrubArgumentVector()
+        let code = run(arguments, environment: ProcessInfo.processInfo.environment)
         backgroundWorkRunning.wait()
         exit(code)
     }

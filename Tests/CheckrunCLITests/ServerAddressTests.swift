@@ -1,34 +1,54 @@
+import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing
 
-/// A PostgreSQL address where a database file is expected is refused in one line, its
-/// password never shown, and nothing is created under a name made of it.
+/// A PostgreSQL address that cannot be used (a server that is not there, or a build without the
+/// team store) is refused in one line, its password never shown, and nothing is created under a
+/// name made of it.
 @Suite struct ServerAddressTests {
+    /// What the refusal says: this build has no team store, or the server cannot be reached.
+    var refusal: String { ResultStore.canUseServers ? "cannot reach the PostgreSQL server" : "is a PostgreSQL address, and this checkrun was built without the team store" }
+
     @Test func aServerAddressIsRefusedWithoutShowingItsPassword() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let address = "postgresql://ana:s3cret@db.example/checkrun?sslmode=verify-full&password=other"
+        let address = "postgresql://ana:s3cret@/checkrun?host=/nonexistent-socket-folder&password=other"
+        let masked = "postgresql://ana:…@/checkrun?host=/nonexistent-socket-folder&password=…"
         let runs: [[String]] = [
             ["sessions", "--db", address], ["report", "--release", "2.4", "--db", address], ["verify", "--db", address],
-            ["merge", address, "--db", "team.sqlite"], ["merge", "x.json", "--db", address],
+            ["merge", address, "--db", "team.sqlite"], ["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand",
+                                                       "--verdict", "pass", "--protocols", Repository.path("protocols"), "--db", address],
         ]
         for arguments in runs {
             let result = try Checkrun.run(arguments, in: folder.path)
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("postgresql://ana:…@db.example/checkrun?sslmode=verify-full&password=… is a PostgreSQL address"), "\(result.stderr)")
+            #expect(result.stderr.contains(masked) && result.stderr.contains(refusal), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
             #expect(!(result.stdout + result.stderr).contains("s3cret") && !(result.stdout + result.stderr).contains("other"))
         }
-        let fromEnvironment = try Checkrun.run(["sessions"], in: folder.path, environment: ["CHECKRUN_DB": "postgres://db/team"])
-        #expect(fromEnvironment.status == 1 && fromEnvironment.stderr.contains("postgres://db/team is a PostgreSQL address"))
+        let fromEnvironment = try Checkrun.run(["sessions"], in: folder.path, environment: ["CHECKRUN_DB": "postgres://ana:s3cret@/team?host=/nonexistent-socket-folder"])
+        #expect(fromEnvironment.status == 1 && fromEnvironment.stderr.contains("postgres://ana:…@/team") && !fromEnvironment.stderr.contains("s3cret"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
     }
 }
 
 extension ServerAddressTests {
     @Test func aPasswordHoldingSlashesOrQuestionMarksIsMaskedWhole() throws {
-        let result = try Checkrun.run(["sessions", "--db", "postgresql://ana:pa/ss?w@rd@db.example/checkrun"])
-        #expect(result.status == 1 && result.stderr.contains("postgresql://ana:…@db.example/checkrun is a PostgreSQL address"), "\(result.stderr)")
+        let result = try Checkrun.run(["sessions", "--db", "postgresql://ana:pa/ss?w@rd@/checkrun?host=/nonexistent-socket-folder"])
+        #expect(result.status == 1 && result.stderr.contains("postgresql://ana:…@/checkrun"), "\(result.stderr)")
         #expect(!result.stderr.contains("pa/ss"))
+    }
+
+    @Test func thePasswordsInAnAddressAreFoundWhereverTheyAre() {
+        func passwords(_ text: String) -> [String] {
+            let bytes = Array(text.utf8)
+            return ServerAddressText.passwordOffsets(in: bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+        #expect(passwords("postgresql://ana:s3cret@db/checkrun") == ["s3cret"])
+        #expect(passwords("--db=POSTGRES://ana:pa/ss?w@rd@db/x?sslmode=require&Password=two") == ["pa/ss?w@rd", "two"])
+        #expect(passwords("postgresql://ana@db/checkrun") == [])
+        #expect(passwords("team.sqlite") == [])
+        #expect(ServerAddressText.withoutPassword("postgresql://ana:s3cret@db/x?password=two&sslmode=verify-full") == "postgresql://ana@db/x?sslmode=verify-full")
     }
 }

@@ -77,6 +77,31 @@ struct TeamStoreTests {
         #expect(try exportedWithoutItsTime("team.json") == exportedWithoutItsTime("mine.json"), "an export is the same from either engine")
     }
 
+    @Test func aPasswordGivenInTheAddressIsNotLeftInTheProcessList() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try #require(TestEngine.server)
+        let walk = Process()
+        walk.executableURL = URL(fileURLWithPath: Checkrun.executable)
+        walk.arguments = ["run", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db=" + server]
+        walk.currentDirectoryURL = folder.url
+        let input = Pipe(), output = Pipe()
+        walk.standardInput = input
+        walk.standardOutput = output
+        walk.standardError = output
+        try walk.run()
+        // The walk is waiting at its first question: what ps shows of it now.
+        let said = Transcript()
+        output.fileHandleForReading.readabilityHandler = { said.add($0.availableData) }
+        #expect(said.waitFor("Press Enter to start the stopwatch", seconds: 20), "\(said.text)")
+        let shown = String(decoding: try Data(contentsOf: URL(fileURLWithPath: "/proc/\(walk.processIdentifier)/cmdline")), as: UTF8.self)
+        try input.fileHandleForWriting.close()
+        walk.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        #expect(shown.contains("--db=postgresql://postgres:") && !shown.contains(password), "\(shown)")
+        #expect(!said.text.contains(password), "and it is never printed: \(said.text)")
+    }
+
     @Test func aWrongPasswordAnUnreachableServerAndAnotherApplicationsDatabaseGiveOneClearLine() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -43,3 +43,37 @@ package enum ServerAddressText {
         return DisplayText.neutralised(shown)
     }
 }
+
+extension ServerAddressText {
+    /// Where the passwords are in `bytes` (an argument that holds a server address, perhaps
+    /// after `--db=`): the user part's password and any `password=` parameter, as byte offsets.
+    package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
+        let lowered = bytes.map { $0 | 0x20 }
+        guard let scheme = [Array("postgresql://".utf8), Array("postgres://".utf8)].lazy.compactMap({ firstOffset(of: $0, in: lowered) }).first else {
+            return []
+        }
+        let start = scheme.upperBound
+        var found: [Range<Int>] = []
+        if let at = bytes[start...].lastIndex(of: UInt8(ascii: "@")), let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at {
+            found.append(colon + 1..<at)
+        }
+        if let question = bytes[start...].firstIndex(of: UInt8(ascii: "?")) {
+            var segment = question + 1
+            while segment < bytes.count {
+                let end = bytes[segment...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                let key = Array("password=".utf8)
+                if end - segment > key.count, Array(lowered[segment..<segment + key.count]) == key { found.append(segment + key.count..<end) }
+                segment = end + 1
+            }
+        }
+        return found
+    }
+
+    private static func firstOffset(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
+            return start..<start + needle.count
+        }
+        return nil
+    }
+}
