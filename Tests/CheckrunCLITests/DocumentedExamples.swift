@@ -112,14 +112,28 @@ enum DocumentedExamples {
 
     /// The commands of the README's `sh` blocks, continuation lines joined and comments cut.
     /// Left out: `swift …` (building and testing checkrun itself), `.ci/…` (CI's scripts, which run
-    /// these tests and the fuzzers) and `sqlite3 …` (another tool).
+    /// these tests and the fuzzers), `sqlite3 …` (another tool) and commands on a team store's
+    /// server (`readmeServerExamples`, run by `TeamStoreTests` against the test server).
+    /// The server the README's team store examples name.
+    static let serverPlaceholder = "postgresql://ana@db.example.com/checkrun"
+
+    /// The README's commands on a team store's server, comments cut.
+    static func readmeServerExamples() throws -> [String] {
+        let readme = try Repository.text("README.md")
+        return readme.components(separatedBy: "```sh\n").dropFirst().flatMap { block in
+            (block.components(separatedBy: "\n```").first ?? "").components(separatedBy: "\n")
+                .filter { $0.contains(serverPlaceholder) }.map { $0.replacing(/\s+#\s.*$/, with: "") }
+        }
+    }
+
     static func fromReadme() throws -> [String] {
         let readme = try Repository.text("README.md")
         var examples: [String] = []
         for block in readme.components(separatedBy: "```sh\n").dropFirst() {
             let body = block.components(separatedBy: "\n```").first ?? ""
             let joined = body.replacingOccurrences(of: " \\\n    ", with: " ")
-            for line in joined.components(separatedBy: "\n") where !line.hasPrefix("swift ") && !line.hasPrefix(".ci/") && !line.hasPrefix("sqlite3 ") && !line.isEmpty {
+            for line in joined.components(separatedBy: "\n") where !line.hasPrefix("swift ") && !line.hasPrefix(".ci/") && !line.hasPrefix("sqlite3 ")
+                && !line.isEmpty && !line.contains(serverPlaceholder) {
                 let command = line.replacing(/\s+#\s.*$/, with: "")
                 examples.append(command)
             }

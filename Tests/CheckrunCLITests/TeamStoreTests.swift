@@ -77,6 +77,23 @@ struct TeamStoreTests {
         #expect(try exportedWithoutItsTime("team.json") == exportedWithoutItsTime("mine.json"), "an export is the same from either engine")
     }
 
+    @Test func theReadmesTeamStoreExamplesWorkAsPrinted() throws {
+        let place = try ExampleFolder()
+        defer { place.folder.remove() }
+        let team = try TestDatabase(.postgresql)
+        defer { team.remove() }
+        let examples = try DocumentedExamples.readmeServerExamples()
+        #expect(examples.count >= 4, "\(examples)")
+        #expect(try place.shell("checkrun record --release 2.4 --build 310 --check tiny-target/touch-one-hand --verdict pass --db ana.sqlite", input: nil).status == 0)
+        for example in examples {
+            let command = example.replacingOccurrences(of: DocumentedExamples.serverPlaceholder, with: "'\(team.address)'")
+            let result = try place.shell(command, input: "t 40\n10\np\n\n")
+            #expect(result.status == 0, "\(example)\n\(result.stdout)\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains(password))
+        }
+        #expect(try place.shell("checkrun sessions --db mine.sqlite", input: nil).stdout.contains("release 2.4, build 311"), "the walk on the server came down")
+    }
+
     @Test func aPasswordGivenInTheAddressIsNotLeftInTheProcessList() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

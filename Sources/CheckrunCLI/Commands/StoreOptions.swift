@@ -2,7 +2,7 @@ import CheckrunStore
 
 /// Options shared by the commands that read or write results.
 enum StoreOptions {
-    static let database = OptionDefinition(.db, .value("PATH"), help: "The results database (default: $CHECKRUN_DB, else ./checkrun.sqlite).", completion: .file)
+    static let database = OptionDefinition(.db, .value("PATH"), help: "The results database: a file, or a team store's postgresql:// address (default: $CHECKRUN_DB, else ./checkrun.sqlite).", completion: .file)
 }
 
 extension CommandContext {
