@@ -109,6 +109,16 @@ extension ResultStore {
         ORDER BY r.check_name, s.device
         """
 
+    /// `latestResultQuery` as a server runs it ($1, $2, $3), for the benchmark's psql floor.
+    package static var serverLatestResultQuery: String {
+        PostgresSpelling.translate(PostgresStatements.latestResultQuery(resultColumns))
+    }
+
+    /// Refreshes the planner's statistics (a server's ANALYZE; SQLite's are kept at close).
+    package func analyse() throws {
+        if database.engine == .postgresql { try database.execute("ANALYZE") }
+    }
+
     /// For each check and device, the latest finished result in the release (or in one build),
     /// with the number of finished attempts in its build (attempts are numbered per build),
     /// handed to `body` one at a time.

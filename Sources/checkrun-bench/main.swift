@@ -15,9 +15,12 @@ let usage = """
       --exchange-sizes   sizes at which merge, export and verify are measured too (default: the sizes up to 100000)
       --reports-only     leave merge, export and verify out
       --keep             keep the databases under .build/bench-… for a closer look
+      --postgres URI     measure the team store on this PostgreSQL server instead (a database of
+                         its own is created there for each figure and dropped again)
 
     Run it from the package folder, after `swift build -c release`. Example:
       swift run -c release checkrun-bench --sizes 10000,100000,1000000
+      swift run -c release --traits PostgreSQL checkrun-bench --sizes 100000 --postgres postgresql://me@/postgres
     """
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -38,7 +41,7 @@ func sizeList(after flag: String) -> [Int]? {
 var position = 0
 while position < arguments.count {
     switch arguments[position] {
-    case "--sizes", "--exchange-sizes": position += 2
+    case "--sizes", "--exchange-sizes", "--postgres": position += 2
     case "--keep", "--reports-only": position += 1
     default: fail("unknown argument \(arguments[position])\n\n\(usage)")
     }
@@ -72,6 +75,33 @@ var rows: [(String, String)] = []
 @MainActor func row(_ name: String, _ value: String) {
     rows.append((name, value))
     FileHandle.standardError.write(Data("  \(name): \(value)\n".utf8))
+}
+
+/// The figures as a Markdown table, for the README.
+@MainActor func printTable() {
+    print("checkrun-bench on \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
+    print("")
+    print("| measurement | figure |")
+    print("| --- | --- |")
+    for (name, value) in rows { print("| \(name) | \(value) |") }
+    print("")
+    print(String(format: "The benchmark took %.0f s.", ProcessInfo.processInfo.systemUptime - benchStart))
+}
+
+// The team store instead, on the server named: its own figures beside psql's.
+if let index = arguments.firstIndex(of: "--postgres") {
+    guard index + 1 < arguments.count, ServerAddressText.isServer(arguments[index + 1]) else {
+        fail("--postgres needs a server's address, e.g. --postgres postgresql://me@/postgres\n\n\(usage)")
+    }
+    guard ResultStore.canUseServers else {
+        fail("this benchmark was built without the team store; run it with swift run -c release --traits PostgreSQL checkrun-bench …")
+    }
+    let folder = scratch.appendingPathComponent("protocols")
+    let library = try SyntheticData.writeProtocols(from: repositoryProtocols, to: folder, total: 500)
+    try ServerBench.run(server: arguments[index + 1], sizes: sizes, library: library, protocolFolder: folder)
+    printTable()
+    if !keep { try? FileManager.default.removeItem(at: scratch) }
+    exit(0)
 }
 
 // 1. The walk: an answer's durable commit, the whole walk's memory, start-up of small commands.
@@ -196,10 +226,4 @@ for size in sizes {
     }
 }
 
-print("checkrun-bench on \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
-print("")
-print("| measurement | figure |")
-print("| --- | --- |")
-for (name, value) in rows { print("| \(name) | \(value) |") }
-print("")
-print(String(format: "The benchmark took %.0f s.", ProcessInfo.processInfo.systemUptime - benchStart))
+printTable()

@@ -1,0 +1,103 @@
+import CheckrunModel
+import CheckrunStore
+import Foundation
+
+/// The team store's figures (`--postgres URI`): each measured in a database of its own that
+/// the benchmark creates on that server and drops again, beside psql running the report's own
+/// query as the floor.
+enum ServerBench {
+    @MainActor
+    static func run(server: String, sizes: [Int], library: ProtocolLibrary, protocolFolder: URL) throws {
+        try answerCommits(server: server)
+        try concurrentWriters(server: server)
+        for size in sizes { try report(server: server, size: size, library: library, protocolFolder: protocolFolder) }
+    }
+
+    /// A database of its own on the server, handed to `body` by address, dropped afterwards.
+    static func withDatabase<T>(_ server: String, _ body: (String) throws -> T) throws -> T {
+        guard var parts = URLComponents(string: server) else { fail("--postgres \(ServerAddressText.masked(server)) is not a connection URI") }
+        let name = "checkrun_bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try ResultStore.createServerDatabase(name, administering: server)
+        defer { try? ResultStore.dropServerDatabase(name, administering: server) }
+        parts.path = "/" + name
+        return try body(parts.string ?? server)
+    }
+
+    @MainActor
+    static func answerCommits(server: String) throws {
+        try withDatabase(server) { address in
+            let store = try ResultStore(path: address)
+            defer { store.close() }
+            let now = Date()
+            let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: now)
+            try store.insert(session)
+            var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
+                                     attempt: 1, outcomeCount: 2, startedAt: now)
+            var times: [Double] = []
+            for round in 0..<500 {
+                result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
+                result.tally = round
+                let start = ProcessInfo.processInfo.systemUptime
+                try store.save(result)
+                times.append((ProcessInfo.processInfo.systemUptime - start) * 1000)
+            }
+            row("[server] answer committed durably, median of 500", String(format: "%.2f ms (95th percentile %.2f ms)", Measure.median(times), Measure.percentile(times, 0.95)))
+        }
+    }
+
+    @MainActor
+    static func concurrentWriters(server: String) throws {
+        let (seconds, saved) = try withDatabase(server) { address -> (Double, Int) in
+            _ = try ResultStore(path: address)
+            let start = ProcessInfo.processInfo.systemUptime
+            DispatchQueue.concurrentPerform(iterations: 20) { writer in
+                do {
+                    let store = try ResultStore(path: address)
+                    defer { store.close() }
+                    let session = Session(id: UUID(), release: "bench", build: "1", device: "device \(writer)", plan: ["p/c"], startedAt: Date())
+                    try store.insert(session)
+                    var result = CheckResult(id: .timeOrdered(at: Date()), sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1, startedAt: Date())
+                    for answer in 0..<100 {
+                        result.tally = answer
+                        try store.save(result)
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("  writer \(writer): \(error)\n".utf8))
+                }
+            }
+            let seconds = ProcessInfo.processInfo.systemUptime - start
+            let store = try ResultStore(path: address, access: .existingOnly)
+            defer { store.close() }
+            return (seconds, try store.sessionSummaries().count)
+        }
+        row("[server] 20 writers × 100 answers, each writer on its own connection",
+            String(format: "%.0f answers/s in total (%.2f s)%@", 2000 / seconds, seconds, saved == 20 ? ", none lost" : " — \(saved) of 20 sessions found"))
+    }
+
+    @MainActor
+    static func report(server: String, size: Int, library: ProtocolLibrary, protocolFolder: URL) throws {
+        try withDatabase(server) { address in
+            FileHandle.standardError.write(Data("Building a server store of \(size) results…\n".utf8))
+            let store = try ResultStore(path: address)
+            let seconds = try SyntheticData.fill(store, library: library, total: size)
+            try store.analyse()
+            store.close()
+            let label = size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size)
+            row("[server \(label)] insert throughput", String(format: "%.0f results/s", Double(size) / seconds))
+            let report = Measure.typical(of: 3, checkrun, ["report", "--release", "r20", "--format", "json", "--protocols", protocolFolder.path, "--db", address])
+            let builds = "[" + (1...SyntheticData.buildsPerRelease).map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            let statement = "PREPARE latest (text, text, text) AS \(ResultStore.serverLatestResultQuery); EXECUTE latest('r20', NULL, '\(builds)');"
+            let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            var floorText = "psql not found"
+            if let psql {
+                let floor = Measure.typical(of: 3, psql, ["-X", "-q", "-o", "/dev/null", "-d", address, "-c", statement])
+                floorText = String(format: "floor (psql, the report's query) %.0f ms; %.1f× the floor%@", floor.seconds * 1000,
+                                   report.seconds / max(floor.seconds, 0.001), floor.status == 0 ? "" : " (psql exit \(floor.status))")
+            }
+            row("[server \(label)] report --format json (verifying what it cites)",
+                String(format: "%.0f ms, %.1f MB peak%@; %@", report.seconds * 1000, report.peakMB, report.status == 0 ? "" : " (exit \(report.status))", floorText))
+            let verify = Measure.typical(of: 1, checkrun, ["verify", "--db", address])
+            row("[server \(label)] verify every chain", String(format: "%.2f s, %.1f MB peak%@", verify.seconds, verify.peakMB, verify.status == 0 ? "" : " (exit \(verify.status))"))
+        }
+    }
+}
