@@ -7,7 +7,7 @@ extension ResultStore {
     /// Saves the whole state of one result: the results table shows it, and the session's
     /// append-only record gains an entry chained to the one before.
     package func save(_ result: CheckResult) throws {
-        try database.transaction {
+        try database.transaction(.session(result.sessionID)) {
             try writeProjection(result)
             try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
         }
@@ -24,7 +24,7 @@ extension ResultStore {
     /// it (the chain's last record is not already this answer), so a commit whose reply was
     /// lost is never recorded twice.
     package func saveAfterLostConnection(_ result: CheckResult) throws {
-        try database.transaction {
+        try database.transaction(.session(result.sessionID)) {
             try writeProjection(result)
             let last = try database.query(
                 "SELECT result_id, kind, payload FROM records WHERE session_id = ? ORDER BY sequence DESC LIMIT 1",

@@ -22,7 +22,9 @@ protocol StoreConnection: AnyObject {
     /// Runs a query and hands each row to `read`.
     func forEach(_ sql: String, _ values: [SQLValue], _ read: (Row) throws -> Void) throws
     /// Runs `body` as one transaction (a savepoint inside another): all of it lands, or none.
-    func transaction<T>(_ body: () throws -> T) throws -> T
+    /// `scope` is what it writes: a server lets writers of different sessions commit side by
+    /// side; SQLite has one writer at a time whatever the scope.
+    func transaction<T>(_ scope: WriteScope, _ body: () throws -> T) throws -> T
     /// A long write as a series of transactions, cut where `body` calls `boundary`.
     func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T
     /// Begins a read-only transaction that sees one snapshot until its COMMIT, whatever others write.
@@ -33,7 +35,17 @@ protocol StoreConnection: AnyObject {
     func finish()
 }
 
+/// What a write transaction changes, so a server knows whom it must wait for.
+enum WriteScope: Sendable {
+    /// Anything: attempt numbers, several sessions, a merge. One such writer at a time.
+    case everything
+    /// One session's results and records (an answer saved): waits only for writers of the
+    /// same session, and for writers of everything.
+    case session(UUID)
+}
+
 extension StoreConnection {
+    func transaction<T>(_ body: () throws -> T) throws -> T { try transaction(.everything, body) }
     func run(_ sql: String) throws { try run(sql, []) }
 
     func forEach(_ sql: String, _ read: (Row) throws -> Void) throws { try forEach(sql, [], read) }

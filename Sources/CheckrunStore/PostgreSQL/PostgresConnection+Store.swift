@@ -3,10 +3,12 @@ import CLibPQ
 import CheckrunModel
 import Foundation
 
-/// The store's interface on a PostgreSQL connection. Writers take one transaction-level lock
+/// The store's interface on a PostgreSQL connection. Writers take transaction-level locks
 /// (`pg_advisory_xact_lock`) before their first statement, as SQLite's BEGIN IMMEDIATE takes
-/// the file's write lock: attempt numbers, chain heads and merges are then decided by one
-/// writer at a time, with no serialization failure to retry and no Swift work run twice.
+/// the file's write lock: a writer of everything (attempt numbers, amendments, merges) holds
+/// the store's lock alone; an answer saved holds it shared, with its session's lock, so answers
+/// of different sessions commit side by side while each chain grows one record at a time.
+/// There is no serialization failure to retry, and no Swift work is run twice.
 extension PostgresConnection: StoreConnection {
     var engine: StoreEngine { .postgresql }
 
@@ -36,7 +38,7 @@ extension PostgresConnection: StoreConnection {
         try exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
     }
 
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    func transaction<T>(_ scope: WriteScope, _ body: () throws -> T) throws -> T {
         if transactionDepth > 0 {
             let savepoint = "nested\(transactionDepth)"
             try exec("SAVEPOINT \(savepoint)")
@@ -54,7 +56,7 @@ extension PostgresConnection: StoreConnection {
         }
         transactionDepth = 1
         defer { transactionDepth = 0 }
-        try beginWriting()
+        try beginWriting(scope)
         do {
             let value = try body()
             try exec("COMMIT")
@@ -70,12 +72,12 @@ extension PostgresConnection: StoreConnection {
         var started = Date()
         transactionDepth = 1
         defer { transactionDepth = 0 }
-        try beginWriting()
+        try beginWriting(.everything)
         do {
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
                 try exec("COMMIT")
-                try beginWriting()
+                try beginWriting(.everything)
                 started = Date()
             }
             try exec("COMMIT")
@@ -86,9 +88,25 @@ extension PostgresConnection: StoreConnection {
         }
     }
 
-    private func beginWriting() throws {
+    private func beginWriting(_ scope: WriteScope) throws {
         try exec("BEGIN")
-        try withResult("SELECT pg_advisory_xact_lock(?)", [.integer(Int64(Self.writeLockKey))]) { _ in }
+        switch scope {
+        case .everything:
+            try withResult("SELECT pg_advisory_xact_lock(?)", [.integer(Int64(Self.writeLockKey))]) { _ in }
+        case .session(let id):
+            try withResult("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?)",
+                           [.integer(Int64(Self.writeLockKey)), .integer(Self.lockKey(of: id))]) { _ in }
+        }
+    }
+
+    /// A session's lock key: FNV-1a of its id's text, the same in every process.
+    static func lockKey(of session: UUID) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in session.storageText.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return Int64(bitPattern: hash)
     }
 
     func finish() { close() }

@@ -17,7 +17,7 @@ enum PostgresSchema {
     /// attachments) as one step: a PostgreSQL store starts at the layout SQLite reached in five.
     private static let layout5 = """
         CREATE TABLE checkrun_schema (application TEXT NOT NULL, version INTEGER NOT NULL);
-        CREATE FUNCTION checkrun_list(list TEXT) RETURNS TABLE (key BIGINT, value TEXT) LANGUAGE sql IMMUTABLE STRICT AS $$
+        CREATE FUNCTION checkrun_list(list TEXT) RETURNS TABLE (key BIGINT, value TEXT) LANGUAGE sql IMMUTABLE STRICT ROWS 10 AS $$
             SELECT ordinality - 1, element FROM json_array_elements_text(list::json) WITH ORDINALITY AS t(element, ordinality)
         $$;
         CREATE TABLE sessions (

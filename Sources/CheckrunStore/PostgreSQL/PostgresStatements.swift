@@ -26,6 +26,14 @@ enum PostgresStatements {
         """
     }
 
+    /// `idFormProblems(release:)` on results: with LIMIT, PostgreSQL's planner expects a bad id
+    /// soon and scans every result; reaching them session by session through the index reads
+    /// only the release's.
+    static let releaseResultIdForms = """
+        SELECT r.id FROM sessions s CROSS JOIN LATERAL (SELECT x.id, x.session_id FROM results x WHERE x.session_id = s.id OFFSET 0) r
+        WHERE s.release = ?1 AND (r.id <> upper(r.id) OR length(r.id) <> 36 OR r.session_id <> upper(r.session_id)) LIMIT 5
+        """
+
     /// `ResultStore.mergeTables`: PostgreSQL has no WITHOUT ROWID, and an index takes its table's schema.
     static let mergeTables = """
         CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT COLLATE "C" PRIMARY KEY, session_id TEXT COLLATE "C" NOT NULL);

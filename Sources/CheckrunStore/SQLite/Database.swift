@@ -224,6 +224,11 @@ package final class Database: StoreConnection {
     /// writer waits instead of failing half way; reads made inside see no one else's writes.
     /// Inside an enclosing transaction the work runs in a savepoint: a failure the caller
     /// catches undoes this part only, never leaving half of it to be committed.
+    /// One writer at a time, whatever the scope: SQLite locks the file.
+    func transaction<T>(_ scope: WriteScope, _ body: () throws -> T) throws -> T {
+        try transaction(body)
+    }
+
     package func transaction<T>(_ body: () throws -> T) throws -> T {
         if transactionDepth > 0 {
             let savepoint = "nested\(transactionDepth)"

@@ -29,11 +29,13 @@ extension ResultStore {
         try database.forEach("SELECT id FROM sessions WHERE release = ?1 AND (id <> upper(id) OR length(id) <> 36) LIMIT 5", [.text(release)]) {
             note("sessions.id", $0.string(0))
         }
-        try database.forEach(
-            """
+        let results = database.engine == .sqlite
+            ? """
             SELECT r.id FROM sessions s JOIN results r ON r.session_id = s.id
             WHERE s.release = ?1 AND (r.id <> upper(r.id) OR length(r.id) <> 36 OR r.session_id <> upper(r.session_id)) LIMIT 5
-            """, [.text(release)]) { note("results.id", $0.string(0)) }
+            """
+            : PostgresStatements.releaseResultIdForms
+        try database.forEach(results, [.text(release)]) { note("results.id", $0.string(0)) }
         return problems
     }
 }
