@@ -52,28 +52,37 @@ extension ResultStore {
              .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
              SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
              SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
-        if existed { try database.run("DELETE FROM outcome_answers WHERE result_id = ?", [id]) }
-        for (position, answer) in result.outcomes.enumerated() {
-            guard let answer else { continue }
-            try database.run(
-                "INSERT INTO outcome_answers (result_id, position, verdict, value, note, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [id, .integer(Int64(position)), .text(answer.verdict.rawValue), SQLValue(answer.value),
-                 SQLValue(answer.note), SQLValue(answer.answeredAt)])
+        if existed { try clearParts(of: id) }
+        try insertRows("outcome_answers", ["result_id", "position", "verdict", "value", "note", "answered_at"],
+                       result.outcomes.enumerated().compactMap { position, answer in
+                           answer.map { [id, .integer(Int64(position)), .text($0.verdict.rawValue), SQLValue($0.value), SQLValue($0.note), SQLValue($0.answeredAt)] }
+                       })
+        try insertRows("counter_values", ["result_id", "counter", "value", "answered_at"],
+                       result.counters.sorted(by: { $0.key < $1.key }).map { [id, .text($0.key), .integer(Int64($0.value.value)), SQLValue($0.value.answeredAt)] })
+        try writeAttachmentRows(result, id: id)
+        try insertRows("stopwatch_events", ["result_id", "sequence", "kind", "at", "typed_seconds", "recorded_at"],
+                       result.stopwatch.enumerated().map { sequence, event in
+                           [id, .integer(Int64(sequence)), .text(event.kind.rawValue), .real(event.at), SQLValue(event.typedSeconds), SQLValue(event.recordedAt)]
+                       })
+    }
+
+    /// Removes a result's parts before they are written again: four statements on SQLite, one
+    /// on a server (where every statement is a trip over the network).
+    private func clearParts(of id: SQLValue) throws {
+        let tables = ["outcome_answers", "counter_values", "result_attachments", "stopwatch_events"]
+        if database.engine == .sqlite {
+            for table in tables { try database.run("DELETE FROM \(table) WHERE result_id = ?", [id]) }
+        } else {
+            try database.run(PostgresStatements.clearParts, [id])
         }
-        if existed { try database.run("DELETE FROM counter_values WHERE result_id = ?", [id]) }
-        for (name, counter) in result.counters.sorted(by: { $0.key < $1.key }) {
-            try database.run(
-                "INSERT INTO counter_values (result_id, counter, value, answered_at) VALUES (?, ?, ?, ?)",
-                [id, .text(name), .integer(Int64(counter.value)), SQLValue(counter.answeredAt)])
-        }
-        try writeAttachmentRows(result, id: id, existed: existed)
-        if existed { try database.run("DELETE FROM stopwatch_events WHERE result_id = ?", [id]) }
-        for (sequence, event) in result.stopwatch.enumerated() {
-            try database.run(
-                "INSERT INTO stopwatch_events (result_id, sequence, kind, at, typed_seconds, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [id, .integer(Int64(sequence)), .text(event.kind.rawValue), .real(event.at),
-                 SQLValue(event.typedSeconds), SQLValue(event.recordedAt)])
-        }
+    }
+
+    /// Inserts `rows` in one statement (nothing when there are none).
+    func insertRows(_ table: String, _ columns: [String], _ rows: [[SQLValue]]) throws {
+        guard !rows.isEmpty else { return }
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        try database.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: rows.count).joined(separator: ", "),
+                         rows.flatMap { $0 })
     }
 
     /// The results of one session, every attempt, in the order they were started; results a

@@ -88,14 +88,13 @@ extension PostgresConnection: StoreConnection {
         }
     }
 
+    /// BEGIN and the locks in one trip to the server (the keys are numbers checkrun makes).
     private func beginWriting(_ scope: WriteScope) throws {
-        try exec("BEGIN")
         switch scope {
         case .everything:
-            try withResult("SELECT pg_advisory_xact_lock(?)", [.integer(Int64(Self.writeLockKey))]) { _ in }
+            try exec("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
         case .session(let id):
-            try withResult("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?)",
-                           [.integer(Int64(Self.writeLockKey)), .integer(Self.lockKey(of: id))]) { _ in }
+            try exec("BEGIN; SELECT pg_advisory_xact_lock_shared(\(Self.writeLockKey)), pg_advisory_xact_lock(\(Self.lockKey(of: id)))")
         }
     }
 

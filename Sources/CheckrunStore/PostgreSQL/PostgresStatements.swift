@@ -34,6 +34,14 @@ enum PostgresStatements {
         WHERE s.release = ?1 AND (r.id <> upper(r.id) OR length(r.id) <> 36 OR r.session_id <> upper(r.session_id)) LIMIT 5
         """
 
+    /// A result's parts removed in one statement (SQLite runs one DELETE per table).
+    static let clearParts = """
+        WITH outcomes AS (DELETE FROM outcome_answers WHERE result_id = ?1),
+            counters AS (DELETE FROM counter_values WHERE result_id = ?1),
+            attachments AS (DELETE FROM result_attachments WHERE result_id = ?1)
+        DELETE FROM stopwatch_events WHERE result_id = ?1
+        """
+
     /// `ResultStore.mergeTables`: PostgreSQL has no WITHOUT ROWID, and an index takes its table's schema.
     static let mergeTables = """
         CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT COLLATE "C" PRIMARY KEY, session_id TEXT COLLATE "C" NOT NULL);
