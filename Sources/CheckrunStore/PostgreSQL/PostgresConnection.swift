@@ -12,6 +12,8 @@ package final class PostgresConnection {
     package let name: String
     var transactionDepth = 0
     private var spellings: [String: String] = [:]
+    /// Statements prepared on this connection, by text: the server parses and plans each once.
+    private var prepared: [String: String] = [:]
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)
@@ -32,6 +34,7 @@ package final class PostgresConnection {
     func reconnect() throws {
         transactionDepth = 0
         spellings.removeAll()
+        prepared.removeAll()
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             throw StoreError("the PostgreSQL server \(name) is not back yet", connectionLost: true)
@@ -69,10 +72,11 @@ package final class PostgresConnection {
     }
 
     /// Runs one statement (already in PostgreSQL's spelling) and returns its result, which the
-    /// caller clears.
+    /// caller clears. The statement is prepared the first time this connection runs its text.
     func execute(_ sql: String, _ parameters: [String?]) throws(StoreError) -> OpaquePointer {
+        let name = try preparedName(sql)
         let result = Self.withCStrings(parameters) { pointers in
-            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
         }
         do {
             try check(result, sql: sql)
@@ -82,6 +86,16 @@ package final class PostgresConnection {
         }
         guard let result else { throw StoreError("the PostgreSQL server \(name) gave no answer", sql: sql) }
         return result
+    }
+
+    private func preparedName(_ sql: String) throws(StoreError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "checkrun\(prepared.count + 1)"
+        let result = PQprepare(handle, name, sql, 0, nil)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        prepared[sql] = name
+        return name
     }
 
     /// The statement in PostgreSQL's spelling, translated once per text.
