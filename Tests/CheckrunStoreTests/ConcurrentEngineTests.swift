@@ -94,3 +94,18 @@ private final class Failures: @unchecked Sendable {
     func add(_ message: String) { lock.withLock { messages.append(message) } }
     var first: String? { lock.withLock { messages.first } }
 }
+
+/// The server store's schema: set up once, refused when a newer checkrun set it up.
+@Suite(.enabled(if: TestEngine.server != nil, "needs CHECKRUN_TEST_POSTGRES (see .ci/run)"))
+struct ServerSchemaTests {
+    @Test func aStoreSetUpByANewerCheckrunIsRefusedAndAnEmptyOneIsNotSetUpByAReader() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        #expect { try ResultStore(path: database.address, access: .existingOnly) } throws: { "\($0)".contains("holds no checkrun results yet") }
+        let store = try ResultStore(path: database.address)
+        #expect(try store.database.scalarInt("SELECT version FROM checkrun_schema") == Schema.latestVersion)
+        try store.database.execute("UPDATE checkrun_schema SET version = 99")
+        store.close()
+        #expect { try ResultStore(path: database.address) } throws: { "\($0)".contains("set up by a newer checkrun (schema version 99") }
+    }
+}
