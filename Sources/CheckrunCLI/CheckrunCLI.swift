@@ -1,4 +1,5 @@
 import CheckrunModel
+import CheckrunStore
 import CheckrunTerminal
 import Foundation
 
@@ -95,7 +96,11 @@ package enum CheckrunCLI {
     package static func run(_ given: [String], environment: [String: String]) -> Int32 {
         let arguments = placingGlobalOptionsAfterTheCommand(given)
         let stderr = FileHandle.standardError
-        func fail(_ message: String) { stderr.write(Data((TerminalText(message).rendered + "\n").utf8)) }
+        // An error may echo what was typed (a mistyped address as a path): never its password.
+        let addresses = given + [environment["CHECKRUN_DB"] ?? ""]
+        func fail(_ message: String) {
+            stderr.write(Data((ServerAddressText.scrubbed(TerminalText(message).rendered, passwordsOf: addresses) + "\n").utf8))
+        }
 
         guard let first = arguments.first else {
             print(HelpRenderer.overview())

@@ -14,6 +14,8 @@ package final class CommandContext {
     package let out: TextStyle
     package let err: TextStyle
     package let accessible: Bool
+    /// The addresses this command was given, whose passwords nothing it prints may repeat.
+    private let addresses: [String]
     /// The stores this command opened, closed when it ends (`closeStores`).
     private var openedStores: [ResultStore] = []
     private let storesLock = NSLock()
@@ -21,6 +23,8 @@ package final class CommandContext {
     init(arguments: ParsedArguments, environment: [String: String]) {
         self.environment = environment
         self.arguments = arguments
+        addresses = ([arguments.value(.db), environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
+            .filter { !ServerAddressText.passwordOffsets(in: Array($0.utf8)).isEmpty }
         let accessible = arguments.flag(.accessible) || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
         self.accessible = accessible
         out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag(.noColor))
@@ -54,7 +58,14 @@ package final class CommandContext {
     /// In accessible mode, symbols speech reads badly are said in words (no colour is on then,
     /// so the text holds no escape codes to disturb).
     package func print(_ text: TerminalText) {
-        Swift.print(accessible ? SpokenWords.replacingSymbols(text.rendered) : text.rendered)
+        let shown = withoutPasswords(text.rendered)
+        Swift.print(accessible ? SpokenWords.replacingSymbols(shown) : shown)
+    }
+
+    /// The one place output loses any password it would repeat (an address echoed in a path,
+    /// say): messages name servers masked already; this catches what came from elsewhere.
+    func withoutPasswords(_ text: String) -> String {
+        addresses.isEmpty ? text : ServerAddressText.scrubbed(text, passwordsOf: addresses)
     }
 
     /// Writes text without a line end and flushes, for an answer typed on the same line.
@@ -80,7 +91,7 @@ package final class CommandContext {
     }
 
     package func printError(_ text: TerminalText) {
-        FileHandle.standardError.write(Data((text.rendered + "\n").utf8))
+        FileHandle.standardError.write(Data((withoutPasswords(text.rendered) + "\n").utf8))
     }
 
     package func warn(_ text: String) {

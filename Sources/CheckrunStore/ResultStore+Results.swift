@@ -20,17 +20,17 @@ extension ResultStore {
     }
 
     /// Saves `result` again after the connection to a server was lost while it was being saved
-    /// (call `reconnect` first): its record is appended only if the lost attempt did not commit
-    /// it (the chain's last record is not already this answer), so a commit whose reply was
-    /// lost is never recorded twice.
+    /// (call `reconnect` first). When the lost attempt did commit (its reply was what was lost),
+    /// the session already holds this very answer (a payload carries the time of every answer,
+    /// so no other save has the same one) and nothing is written: not a second record, and not
+    /// the tables either, which a teammate's amendment may have changed since.
     package func saveAfterLostConnection(_ result: CheckResult) throws {
         try database.transaction(.session(result.sessionID)) {
+            let landed = try database.scalarInt(
+                "SELECT count(*) FROM records WHERE session_id = ? AND result_id = ? AND kind = 'answer' AND payload = ?",
+                [.text(result.sessionID.storageText), .text(result.id.storageText), .text(result.payload)]) ?? 0
+            guard landed == 0 else { return }
             try writeProjection(result)
-            let last = try database.query(
-                "SELECT result_id, kind, payload FROM records WHERE session_id = ? ORDER BY sequence DESC LIMIT 1",
-                [.text(result.sessionID.storageText)]) { ($0.string(0), $0.string(1), $0.string(2)) }.first
-            let payload = result.payload
-            if let last, last.0 == result.id.storageText, last.1 == Record.Kind.answer.rawValue, last.2 == payload { return }
             try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
         }
     }
@@ -77,12 +77,17 @@ extension ResultStore {
         }
     }
 
-    /// Inserts `rows` in one statement (nothing when there are none).
+    /// Inserts `rows` a hundred to a statement (nothing when there are none): few trips to a
+    /// server, and far below either engine's limit on parameters in one statement.
     func insertRows(_ table: String, _ columns: [String], _ rows: [[SQLValue]]) throws {
-        guard !rows.isEmpty else { return }
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        try database.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: rows.count).joined(separator: ", "),
-                         rows.flatMap { $0 })
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(start + 100, rows.count)]
+            try database.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: chunk.count).joined(separator: ", "),
+                             chunk.flatMap { $0 })
+            start += chunk.count
+        }
     }
 
     /// The results of one session, every attempt, in the order they were started; results a

@@ -52,3 +52,20 @@ extension ServerAddressTests {
         #expect(ServerAddressText.withoutPassword("postgresql://ana:s3cret@db/x?password=two&sslmode=verify-full") == "postgresql://ana@db/x?sslmode=verify-full")
     }
 }
+
+extension ServerAddressTests {
+    /// Passwords that libpq would quote back (a % not percent-encoded, a space) or that a
+    /// mistyped scheme turns into a path: never printed.
+    @Test func aPasswordIsNotEchoedByAnAddressThatCannotBeReadOrAMistypedScheme() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for address in ["postgresql://ana:50%offsale@/checkrun?host=/nonexistent-socket-folder", "postgresql://ana:two words@/checkrun?host=/nonexistent",
+                        "postgresq://ana:s3cretpass@db/checkrun", "host=db password=s3cretpass dbname=checkrun"] {
+            let result = try Checkrun.run(["sessions", "--db", address], in: folder.path)
+            #expect(result.status != 0, "\(address)")
+            for secret in ["50%offsale", "50%off", "two words", "s3cretpass"] {
+                #expect(!(result.stdout + result.stderr).contains(secret), "\(address): \(result.stderr)")
+            }
+        }
+    }
+}

@@ -108,4 +108,94 @@ struct ServerSchemaTests {
         store.close()
         #expect { try ResultStore(path: database.address) } throws: { "\($0)".contains("set up by a newer checkrun (schema version 99") }
     }
+
+    /// An administrator's defaults (fewer float digits, bytes shown escaped) change nothing a
+    /// store reads back: every time keeps its last digit, and verify stays clean.
+    @Test func aServerWithOtherDefaultsReadsBackEveryValueExactly() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        let name = try #require(URLComponents(string: database.address)?.path.dropFirst())
+        let setup = try ResultStore(path: database.address)
+        try setup.database.execute("ALTER DATABASE \"\(name)\" SET extra_float_digits = 0; ALTER DATABASE \"\(name)\" SET bytea_output = 'escape'")
+        setup.close()
+        let store = try ResultStore(path: database.address)
+        let started = Date(timeIntervalSince1970: 1_800_000_000.123_456_7)
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"], startedAt: started)
+        try store.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1, startedAt: started)
+        result.stopwatch = [StopwatchEvent(.typed, at: 0, typedSeconds: 0.1 + 0.2)]
+        result.outcomes[0] = OutcomeAnswer(.pass, answeredAt: started.addingTimeInterval(1.000_000_3))
+        result.verdict = .pass
+        try store.save(result)
+        #expect(try store.results(inSession: session.id).map(\.payload) == [result.payload], "every digit of every time")
+        #expect(try store.verify().isClean)
+    }
+}
+
+/// Saving again after a lost connection, when the lost commit had in fact landed.
+@Suite struct LostReplyTests {
+    func fixture(_ engine: TestEngine) throws -> (TestDatabase, ResultStore, CheckResult) {
+        let database = try TestDatabase(engine)
+        let store = try ResultStore(path: database.address)
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"])
+        try store.insert(session)
+        let start = Date(timeIntervalSince1970: 1_800_000_000.25)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1, startedAt: start)
+        result.outcomes[0] = OutcomeAnswer(.fail, note: "Delete fired", answeredAt: start.addingTimeInterval(10))
+        result.verdict = .fail
+        result.notes = "Delete fired"
+        result.notesAnsweredAt = start.addingTimeInterval(20)
+        result.updatedAt = start.addingTimeInterval(20)
+        return (database, store, result)
+    }
+
+    func records(_ store: ResultStore, _ result: CheckResult) throws -> [Record] {
+        var all: [Record] = []
+        try store.forEachRecord(inSession: result.sessionID) { all.append($0) }
+        return all
+    }
+
+    @Test(arguments: TestEngine.available) func anAnswerWhoseCommitLandedIsNotRecordedTwice(engine: TestEngine) throws {
+        let (database, store, result) = try fixture(engine)
+        defer { database.remove() }
+        try store.save(result)
+        try store.saveAfterLostConnection(result)
+        #expect(try records(store, result).count == 1)
+        #expect(try store.verify().isClean)
+    }
+
+    @Test(arguments: TestEngine.available) func aTeammatesAmendmentMadeMeanwhileIsKept(engine: TestEngine) throws {
+        let (database, store, result) = try fixture(engine)
+        defer { database.remove() }
+        try store.save(result)
+        var corrected = result
+        corrected.verdict = .pass
+        corrected.outcomes[0] = OutcomeAnswer(.pass)
+        corrected.notes = nil
+        try store.amend(corrected, reason: "the debug overlay fired it", at: Date())
+        try store.saveAfterLostConnection(result)
+        #expect(try records(store, result).map(\.kind) == [.answer, .amend])
+        #expect(try store.results(inSession: result.sessionID).first?.verdict == .pass, "the amendment stands")
+        #expect(try store.verify().isClean)
+    }
+
+    @Test(arguments: TestEngine.available) func anAnswerThatDidNotLandIsSaved(engine: TestEngine) throws {
+        let (database, store, result) = try fixture(engine)
+        defer { database.remove() }
+        try store.saveAfterLostConnection(result)
+        #expect(try records(store, result).count == 1)
+        #expect(try store.results(inSession: result.sessionID).map(\.payload) == [result.payload])
+    }
+
+    @Test(arguments: TestEngine.available) func aResultWithHundredsOfPartsIsSavedWhole(engine: TestEngine) throws {
+        let (database, store, base) = try fixture(engine)
+        defer { database.remove() }
+        var result = base
+        result.stopwatch = (0..<250).map { StopwatchEvent($0 % 2 == 0 ? .pause : .resume, at: Double($0), recordedAt: Date(timeIntervalSince1970: 1_800_000_000 + Double($0))) }
+        result.stopwatch.insert(StopwatchEvent(.start, at: 0, recordedAt: Date(timeIntervalSince1970: 1_800_000_000)), at: 0)
+        result.counters = Dictionary(uniqueKeysWithValues: (0..<150).map { ("counter \($0)", CounterValue($0, answeredAt: Date(timeIntervalSince1970: 1_800_000_000))) })
+        try store.save(result)
+        try store.save(result)
+        #expect(try store.results(inSession: result.sessionID).map(\.payload) == [result.payload])
+    }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// remains before checkrun starts; PGPASSWORD or ~/.pgpass leave no such moment.
 enum PasswordScrub {
     static func scrubArgumentVector() {
-        for index in 1..<Int(CommandLine.argc) {
+        for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let length = strlen(argument)
             let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: length))

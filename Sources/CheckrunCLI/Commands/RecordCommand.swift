@@ -69,6 +69,10 @@ struct RecordCommand: CheckrunCommand {
         let prepared = try requests.map { try AttachmentOptions.prepare($0, limit: limit) }
         defer { prepared.forEach { $0.close() } }
         let store = try context.openStore()
+        // The bytes go in first, each file in a transaction of its own, so a long upload to a
+        // team store keeps no other tester's answer waiting; stored by content, bytes that no
+        // record names (this command killed next) change nothing anyone reads.
+        let attachments = try zip(requests, prepared).map { request, file in try AttachmentOptions.attach(file, request, to: store, at: now) }
         // The attempt is numbered, the session written and the result saved in one write
         // transaction: two records at once cannot take the same attempt, and a kill leaves
         // either all of it or none.
@@ -76,9 +80,7 @@ struct RecordCommand: CheckrunCommand {
             result.attempt = try store.nextAttempt(check: reference.name, release: release, build: build, device: session.device)
             try store.insert(session)
             try store.keep([reference.document])
-            for (request, file) in zip(requests, prepared) {
-                result.attachments.append(try AttachmentOptions.attach(file, request, to: store, at: now))
-            }
+            result.attachments = attachments
             try store.save(result)
         }
         let evidence = result.attachments.isEmpty ? "" : ", with \(result.attachments.count) attachment\(result.attachments.count == 1 ? "" : "s")"

@@ -9,6 +9,6 @@ enum ServerAddress {
 
     /// How messages name a database: a file by its path, a server by its address without the password.
     static func shown(_ text: String) -> String {
-        ServerAddressText.isServer(text) ? ServerAddressText.masked(text) : text
+        ServerAddressText.passwordOffsets(in: Array(text.utf8)).isEmpty ? text : ServerAddressText.masked(text)
     }
 }

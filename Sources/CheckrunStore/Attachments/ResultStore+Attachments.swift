@@ -58,7 +58,7 @@ extension ResultStore {
     /// The second read, inside a transaction (the caller's, when there is one): stores the
     /// bytes unless they are here already, hashing them again as they go in.
     package func store(_ prepared: PreparedAttachment) throws -> StoredAttachment {
-        try database.transaction {
+        try database.transaction(.attachment(prepared.stored.hash)) {
             guard try storedSize(of: prepared.stored.hash) == nil else { return }
             try requireRoom(for: prepared)
             try insertAttachment(hash: prepared.stored.hash, size: prepared.stored.size) { write in try prepared.file.read(write) }

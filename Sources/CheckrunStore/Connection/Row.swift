@@ -52,7 +52,8 @@ package struct Row {
         case .sqlite(let statement):
             sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(statement, index))
         case .text(let row):
-            row.value(index).flatMap { Int($0) ?? Double($0).map { Int($0) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
+            // Whole numbers as they are; a double only when it is one (never a trap on 1e300).
+            row.value(index).flatMap { Int($0) ?? Double($0).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
         }
     }
 

@@ -42,6 +42,9 @@ enum WriteScope: Sendable {
     /// One session's results and records (an answer saved): waits only for writers of the
     /// same session, and for writers of everything.
     case session(UUID)
+    /// One attachment's bytes (content-addressed): a long upload keeps no one else waiting but
+    /// another upload of the same bytes and writers of everything.
+    case attachment(String)
 }
 
 extension StoreConnection {

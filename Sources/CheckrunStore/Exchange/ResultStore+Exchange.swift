@@ -26,6 +26,11 @@ package struct MergeConflict: Error, CustomStringConvertible {
 }
 
 extension ResultStore {
+    static let dropMergeTables = """
+        DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records;
+        DROP TABLE IF EXISTS temp.merge_named; DROP TABLE IF EXISTS temp.merge_attachments;
+        """
+
     /// What a merge's first pass keeps on the side, in temporary tables of this connection.
     static let mergeTables = """
         CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
@@ -50,7 +55,7 @@ extension ResultStore {
         // sources, or one session twice in one source, that disagree are refused before anything
         // is written; the second pass writes only exactly what the first pass checked.
         try database.execute(database.engine == .sqlite ? Self.mergeTables : PostgresStatements.mergeTables)
-        defer { try? database.execute("DROP TABLE IF EXISTS temp.merge_claims; DROP TABLE IF EXISTS temp.merge_sessions; DROP TABLE IF EXISTS temp.merge_records; DROP TABLE IF EXISTS temp.merge_named; DROP TABLE IF EXISTS temp.merge_attachments;") }
+        defer { try? database.execute(database.engine == .sqlite ? Self.dropMergeTables : PostgresStatements.dropMergeTables) }
         var versions: [(String, [ProtocolVersion])] = []
         for source in sources {
             var checked = 0

@@ -56,8 +56,8 @@ extension PostgresConnection: StoreConnection {
         }
         transactionDepth = 1
         defer { transactionDepth = 0 }
-        try beginWriting(scope)
         do {
+            try beginWriting(scope)
             let value = try body()
             try exec("COMMIT")
             return value
@@ -72,8 +72,8 @@ extension PostgresConnection: StoreConnection {
         var started = Date()
         transactionDepth = 1
         defer { transactionDepth = 0 }
-        try beginWriting(.everything)
         do {
+            try beginWriting(.everything)
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
                 try exec("COMMIT")
@@ -94,14 +94,16 @@ extension PostgresConnection: StoreConnection {
         case .everything:
             try exec("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
         case .session(let id):
-            try exec("BEGIN; SELECT pg_advisory_xact_lock_shared(\(Self.writeLockKey)), pg_advisory_xact_lock(\(Self.lockKey(of: id)))")
+            try exec("BEGIN; SELECT pg_advisory_xact_lock_shared(\(Self.writeLockKey)), pg_advisory_xact_lock(\(Self.lockKey(of: id.storageText)))")
+        case .attachment(let hash):
+            try exec("BEGIN; SELECT pg_advisory_xact_lock_shared(\(Self.writeLockKey)), pg_advisory_xact_lock(\(Self.lockKey(of: "attachment " + hash)))")
         }
     }
 
-    /// A session's lock key: FNV-1a of its id's text, the same in every process.
-    static func lockKey(of session: UUID) -> Int64 {
+    /// The lock key of a session or an attachment: FNV-1a of its text, the same in every process.
+    static func lockKey(of text: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in session.storageText.utf8 {
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }

@@ -21,12 +21,20 @@ package final class PostgresConnection {
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
             PQfinish(connection)
-            throw StoreError(Self.explainConnectionFailure(message, name: ServerAddressText.masked(uri)))
+            throw StoreError(Self.explainConnectionFailure(ServerAddressText.scrubbed(message, passwordsOf: [uri]), name: ServerAddressText.masked(uri)))
         }
         handle = connection
-        // A writer waits for another's lock as long as an SQLite writer waits for the file's.
-        try exec("SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning")
+        try exec(Self.sessionSettings)
     }
+
+    /// Settings that make every server read and write exactly what checkrun means, whatever
+    /// its administrator chose: every double's digits (hashes and verification compare values
+    /// that must round-trip exactly), text in UTF-8, bytes as hex; and a writer waits for
+    /// another's lock as long as an SQLite writer waits for the file's.
+    static let sessionSettings = """
+        SET extra_float_digits = 3; SET client_encoding = 'UTF8'; SET bytea_output = 'hex'; \
+        SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning
+        """
 
     deinit { PQfinish(handle) }
 
@@ -39,7 +47,7 @@ package final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             throw StoreError("the PostgreSQL server \(name) is not back yet", connectionLost: true)
         }
-        try exec("SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning")
+        try exec(Self.sessionSettings)
     }
 
     func close() {
@@ -74,9 +82,9 @@ package final class PostgresConnection {
     /// Runs one statement (already in PostgreSQL's spelling) and returns its result, which the
     /// caller clears. The statement is prepared the first time this connection runs its text.
     func execute(_ sql: String, _ parameters: [String?]) throws(StoreError) -> OpaquePointer {
-        let name = try preparedName(sql)
+        let statement = try preparedName(sql)
         let result = Self.withCStrings(parameters) { pointers in
-            PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+            PQexecPrepared(handle, statement, Int32(pointers.count), pointers, nil, nil, 0)
         }
         do {
             try check(result, sql: sql)
@@ -126,6 +134,9 @@ package final class PostgresConnection {
         let lowered = message.lowercased()
         if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
             return "cannot sign in to the PostgreSQL server \(name): the user name or password is wrong (check the address, PGPASSWORD or ~/.pgpass)"
+        }
+        if lowered.contains("percent-encod") || lowered.contains("unexpected spaces") || lowered.contains("invalid uri") || lowered.contains("invalid connection option") {
+            return "cannot read the address of the PostgreSQL server \(name): percent-encode any %, @, :, / or space in the user name and password (%25 for %, %40 for @, %20 for a space), or give the password in PGPASSWORD or ~/.pgpass"
         }
         if lowered.contains("does not exist") && lowered.contains("database") {
             return "the PostgreSQL server \(name) has no such database; create it first (createdb), or check the address"

@@ -7,7 +7,8 @@ enum PostgresFailure {
         let said = DisplayText.neutralised(message.trimmingCharacters(in: .whitespacesAndNewlines))
         var error: StoreError
         if lost || state?.hasPrefix("08") == true {
-            error = StoreError("the connection to the PostgreSQL server \(server) was lost (\(said)); nothing was half-written")
+            // A commit whose reply was lost may have landed: say so, so nobody runs it twice blind.
+            error = StoreError("the connection to the PostgreSQL server \(server) was lost (\(said)); what was being written is either all there or not at all, so check (checkrun sessions) before running it again")
         } else if state == "55P03" || state == "40P01" {
             error = StoreError("the PostgreSQL store \(server) is busy: another checkrun is writing to it and did not finish in time; try again")
         } else if state == "53100" {

@@ -12,17 +12,14 @@ enum PostgresSetup {
             guard current == PostgresSchema.latestVersion else { throw newer(connection, current) }
             return
         }
-        if current == nil {
-            if try foreignTables(connection) > 0 {
-                throw StoreError("\(connection.name) holds tables of another application, not checkrun's; it was left untouched. Create an empty database for checkrun (createdb checkrun)")
-            }
-            if access == .existingOnly {
-                throw StoreError("\(connection.name) holds no checkrun results yet; record a result or merge a database into it first")
-            }
+        if current == nil && access == .existingOnly {
+            if try foreignTables(connection) > 0 { throw foreign(connection) }
+            throw StoreError("\(connection.name) holds no checkrun results yet; record a result or merge a database into it first")
         }
         try connection.transaction {
-            // Another checkrun may have set the store up while this one waited for the lock.
-            let now = try version(connection) ?? 0
+            // Looked at again under the lock: another checkrun may have set the store up
+            // meanwhile, and its new tables are not another application's.
+            guard let now = try version(connection) ?? (try foreignTables(connection) > 0 ? nil : 0) else { throw foreign(connection) }
             if now > PostgresSchema.latestVersion { throw newer(connection, now) }
             if now > 0 && now < PostgresSchema.latestVersion { upgrading?(now, PostgresSchema.latestVersion) }
             for step in PostgresSchema.steps where step.version > now {
@@ -45,6 +42,10 @@ enum PostgresSetup {
 
     private static func foreignTables(_ connection: PostgresConnection) throws -> Int {
         try connection.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") ?? 0
+    }
+
+    private static func foreign(_ connection: PostgresConnection) -> StoreError {
+        StoreError("\(connection.name) holds tables of another application, not checkrun's; it was left untouched. Create an empty database for checkrun (createdb checkrun)")
     }
 
     private static func newer(_ connection: PostgresConnection, _ version: Int) -> StoreError {

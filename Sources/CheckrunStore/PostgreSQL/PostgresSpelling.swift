@@ -4,8 +4,9 @@ import Foundation
 /// PostgreSQL server takes, translated once per statement text: `?` and `?N` placeholders
 /// become `$N`, and `json_each(list)` becomes `checkrun_list(list)`, a function the PostgreSQL
 /// schema defines with the same columns (`key` from 0, `value` as text), and an optional filter
-/// `?N IS NULL` is given its type (text); `temp.` names PostgreSQL's `pg_temp`. Text inside quotes is
-/// never touched. Statements that differ more than this are written twice, beside each other.
+/// `?N IS NULL` is given its type (text); `temp.` names PostgreSQL's `pg_temp`. Placeholders inside
+/// quotes are left alone (the two names are replaced wherever they are: no string in the store
+/// holds them). Statements that differ more than this are written twice, beside each other.
 enum PostgresSpelling {
     static func translate(_ sql: String) -> String {
         var output = ""

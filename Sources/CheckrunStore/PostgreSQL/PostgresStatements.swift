@@ -58,6 +58,9 @@ enum PostgresStatements {
         FROM attachment_files f WHERE f.hash IN (SELECT value FROM json_each(?))
         """
 
+    /// `ResultStore.dropMergeTables`: a server's temporary tables are in `pg_temp`.
+    static let dropMergeTables = "DROP TABLE IF EXISTS pg_temp.merge_claims, pg_temp.merge_sessions, pg_temp.merge_records, pg_temp.merge_named, pg_temp.merge_attachments"
+
     /// `forEachTimingRow`'s statement: the scopes' pairs are read with PostgreSQL's JSON
     /// operators, and the counters joined with string_agg (SQLite's group_concat).
     static let timingQuery = """

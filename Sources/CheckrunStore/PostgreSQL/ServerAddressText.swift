@@ -24,49 +24,57 @@ package enum ServerAddressText {
         return address
     }
 
-    /// The address with any password replaced by "…" (in the user part and as a parameter),
+    /// The address with every password replaced by "…" (in the user part and as a parameter),
     /// its control characters made visible.
     package static func masked(_ uri: String) -> String {
-        var shown = uri
-        // The user part ends at the last "@": a password typed without percent-encoding may
-        // hold "/", "?" or "@" itself, and must be masked whole.
-        if let schemeEnd = uri.range(of: "://"), let at = uri[schemeEnd.upperBound...].lastIndex(of: "@"),
-           let colon = uri[schemeEnd.upperBound..<at].firstIndex(of: ":") {
-            shown.replaceSubrange(uri.index(after: colon)..<at, with: "…")
-        }
-        if let question = shown.firstIndex(of: "?") {
-            let parameters = shown[shown.index(after: question)...].split(separator: "&").map { part in
-                part.lowercased().hasPrefix("password=") ? "password=…" : String(part)
-            }
-            shown = String(shown[...question]) + parameters.joined(separator: "&")
-        }
-        return DisplayText.neutralised(shown)
+        var bytes = Array(uri.utf8)
+        for range in passwordOffsets(in: bytes).reversed() { bytes.replaceSubrange(range, with: Array("…".utf8)) }
+        return DisplayText.neutralised(String(decoding: bytes, as: UTF8.self))
     }
 }
 
 extension ServerAddressText {
     /// Where the passwords are in `bytes` (an argument that holds a server address, perhaps
-    /// after `--db=`): the user part's password and any `password=` parameter, as byte offsets.
+    /// after `--db=`, even with a mistyped scheme): the user part's password after any
+    /// `scheme://`, and the value of every `password=` (a URI parameter or libpq's key=value
+    /// form), as byte offsets.
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
-        let lowered = bytes.map { $0 | 0x20 }
-        guard let scheme = [Array("postgresql://".utf8), Array("postgres://".utf8)].lazy.compactMap({ firstOffset(of: $0, in: lowered) }).first else {
-            return []
-        }
-        let start = scheme.upperBound
+        let lowered = bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
         var found: [Range<Int>] = []
-        if let at = bytes[start...].lastIndex(of: UInt8(ascii: "@")), let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at {
-            found.append(colon + 1..<at)
-        }
-        if let question = bytes[start...].firstIndex(of: UInt8(ascii: "?")) {
-            var segment = question + 1
-            while segment < bytes.count {
-                let end = bytes[segment...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-                let key = Array("password=".utf8)
-                if end - segment > key.count, Array(lowered[segment..<segment + key.count]) == key { found.append(segment + key.count..<end) }
-                segment = end + 1
+        if let scheme = firstOffset(of: Array("://".utf8), in: lowered) {
+            let start = scheme.upperBound
+            if let at = bytes[start...].lastIndex(of: UInt8(ascii: "@")), let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at {
+                found.append(colon + 1..<at)
             }
         }
-        return found
+        let key = Array("password=".utf8)
+        var from = 0
+        while let match = firstOffset(of: key, in: Array(lowered[from...])).map({ ($0.lowerBound + from)..<($0.upperBound + from) }) {
+            let end = bytes[match.upperBound...].firstIndex { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: " ") } ?? bytes.count
+            if end > match.upperBound && !found.contains(where: { $0.overlaps(match) }) { found.append(match.upperBound..<end) }
+            from = match.upperBound
+        }
+        return found.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// Every password `text` holds, as typed and percent-decoded, longest first; those of fewer
+    /// than four characters are left out (replacing every "ab" in a message would garble it;
+    /// addresses are masked whole anyway).
+    package static func passwords(in text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        var found: [String] = []
+        for range in passwordOffsets(in: bytes) {
+            let raw = String(decoding: bytes[range], as: UTF8.self)
+            found.append(raw)
+            if let decoded = raw.removingPercentEncoding, decoded != raw { found.append(decoded) }
+        }
+        return Set(found.filter { $0.count >= 4 }).sorted { $0.count > $1.count }
+    }
+
+    /// `message` with every password of `addresses` shown as "…": for text that came from
+    /// elsewhere (libpq's messages, a path echoed back) and might repeat one.
+    package static func scrubbed(_ message: String, passwordsOf addresses: [String]) -> String {
+        addresses.flatMap(passwords(in:)).reduce(message) { $0.replacingOccurrences(of: $1, with: "…") }
     }
 
     private static func firstOffset(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
