@@ -17,12 +17,12 @@ extension WalkRunner {
 
     func waitForTheServer(thenSave result: CheckResult, lost: StoreError) throws {
         context.printError(
-            "The connection to the results server was lost while saving this answer, so it is not saved yet (\(lost.message)). "
+            "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.message)). "
                 + "Waiting for the server to come back, trying again every 2 seconds; the walk goes on once the answer is saved. "
                 + "To stop, press Control-C; the session can be resumed later, without this answer, with: \(resumeHint)")
         // Ctrl-C while waiting must not claim the answer was saved.
         SignalTrap.install(message: TerminalText(
-            "\nStopped while waiting for the server: the last answer was not saved; everything before it is. Resume with: \(resumeHint)\n").rendered)
+            "\nStopped while waiting for the server: the last answer may not be saved (resume shows whether it is); everything before it is. Resume with: \(resumeHint)\n").rendered)
         defer { SignalTrap.install(message: interruptedMessage) }
         while true {
             // Signals are not held back here: Ctrl-C ends the wait at once.

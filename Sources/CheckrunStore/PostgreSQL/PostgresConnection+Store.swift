@@ -132,7 +132,7 @@ extension PostgresConnection: StoreConnection {
             case .text(let text):
                 // libpq takes C strings: a NUL would cut the value short without a word.
                 if text.utf8.contains(0) {
-                    throw StoreError("a value holds a NUL character, which PostgreSQL cannot keep; nothing was written")
+                    throw StoreError("a value holds a NUL character, which PostgreSQL cannot keep; it was not written")
                 }
                 texts.append(text)
             }
