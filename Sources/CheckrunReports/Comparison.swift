@@ -246,6 +246,6 @@ extension Comparison {
     }
 
     static func format(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : Decimals.fixed(value, places: 1)
+        value.isFinite && value.magnitude < 1e15 && value.rounded() == value ? String(Int(value)) : Decimals.fixed(value, places: 1)
     }
 }

@@ -69,7 +69,7 @@ package final class ResultStore {
 
     /// How long a write waits for another writer's lock (a merge waits longer than a walk).
     package func waitWhenBusy(seconds: Int) {
-        sqlite?.waitWhenBusy(seconds: seconds)
+        database.waitWhenBusy(seconds: seconds)
     }
 
     /// Whether the database holds no session at all (a target a failed merge just created).

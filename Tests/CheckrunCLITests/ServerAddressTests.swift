@@ -48,6 +48,11 @@ extension ServerAddressTests {
         #expect(passwords("postgresql://ana:s3cret@db/checkrun") == ["s3cret"])
         #expect(passwords("--db=POSTGRES://ana:pa/ss?w@rd@db/x?sslmode=require&Password=two") == ["pa/ss?w@rd", "two"])
         #expect(passwords("postgresql://ana@db/checkrun") == [])
+        #expect(passwords("postgresql://ana@/checkrun?host=/tmp&pass%77ord=s3cretpass") == ["s3cretpass"], "a key libpq decodes")
+        #expect(passwords("postgresql:/ana:s3cretpass@db/checkrun") == ["s3cretpass"], "one slash")
+        #expect(passwords("postgresql://ana:s3cretpass/checkrun") == ["s3cretpass"], "no @: not a port")
+        #expect(passwords("postgresql://db:5432/checkrun") == [], "a port is a port")
+        #expect(passwords("host=db password=s3cretpass dbname=checkrun") == ["s3cretpass"])
         #expect(passwords("team.sqlite") == [])
         #expect(ServerAddressText.withoutPassword("postgresql://ana:s3cret@db/x?password=two&sslmode=verify-full") == "postgresql://ana@db/x?sslmode=verify-full")
     }
@@ -60,7 +65,9 @@ extension ServerAddressTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         for address in ["postgresql://ana:50%offsale@/checkrun?host=/nonexistent-socket-folder", "postgresql://ana:two words@/checkrun?host=/nonexistent",
-                        "postgresq://ana:s3cretpass@db/checkrun", "host=db password=s3cretpass dbname=checkrun"] {
+                        "postgresq://ana:s3cretpass@db/checkrun", "host=db password=s3cretpass dbname=checkrun",
+                        "postgresql://ana@/checkrun?host=/nonexistent&pass%77ord=s3cretpass", "postgresql:/ana:s3cretpass@db/checkrun",
+                        "postgresql://ana:s3cretpass/checkrun"] {
             let result = try Checkrun.run(["sessions", "--db", address], in: folder.path)
             #expect(result.status != 0, "\(address)")
             for secret in ["50%offsale", "50%off", "two words", "s3cretpass"] {

@@ -25,7 +25,7 @@ import Testing
         result.verdict = .fail
         result.updatedAt = Date(timeIntervalSince1970: 1_800_000_048)
         try store.save(result)
-        result.notes = "corrected"
+        result.notes = "corrig\u{E9}"
         result.updatedAt = Date(timeIntervalSince1970: 1_800_000_100)
         try store.amend(result, reason: "typo", at: Date(timeIntervalSince1970: 1_800_000_100))
         #expect(try store.verify().isClean)
@@ -74,7 +74,9 @@ import Testing
         "UPDATE stopwatch_events SET recorded_at = recorded_at + 1",
         "UPDATE stopwatch_events SET typed_seconds = 5",
         "UPDATE records SET result_id = '01234567-89AB-7DEF-8123-456789ABCDEF' WHERE sequence = 1",
-        "UPDATE records SET payload = replace(payload, 'corrected', 'changed') WHERE sequence = 2",
+        "UPDATE records SET payload = replace(payload, 'corrig\u{E9}', 'changed') WHERE sequence = 2",
+        // The same letters in other bytes (e and a combining accent): Swift's == calls them equal.
+        "UPDATE results SET notes = 'corrige\u{301}'",
         "UPDATE sessions SET tester = 'Mallory'",
         "UPDATE sessions SET device = 'iPad'",
         "UPDATE sessions SET build = '312'",

@@ -30,6 +30,8 @@ package enum Durations {
 
     /// "12.4 seconds", "1 minute 20 seconds": a time in words, as a screen reader should say it.
     package static func spoken(_ seconds: Double) -> String {
+        // A time edited by hand into the database: said as it is, never a trap.
+        guard seconds.isFinite, seconds.magnitude < 1e15 else { return seconds.isNaN ? "an unreadable time" : "an impossible time" }
         if seconds < 60 {
             let rounded = (seconds * 10).rounded() / 10
             let text = rounded == rounded.rounded() ? String(Int(rounded)) : Decimals.fixed(rounded, places: 1)

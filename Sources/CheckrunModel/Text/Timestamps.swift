@@ -30,7 +30,10 @@ package enum Timestamps {
     }
 
     private static func components(_ date: Date) -> (year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32) {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // A time edited by hand into the database (NaN, 1e300) prints as the nearest it can,
+        // never traps: verify names the edit.
+        let raw = date.timeIntervalSince1970
+        var seconds = time_t(raw.isNaN ? 0 : min(max(raw.rounded(.down), -62_135_596_800), 253_402_300_799))
         var value = tm()
         gmtime_r(&seconds, &value)
         return (value.tm_year + 1900, value.tm_mon + 1, value.tm_mday, value.tm_hour, value.tm_min, value.tm_sec)

@@ -29,6 +29,8 @@ protocol StoreConnection: AnyObject {
     func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T
     /// Begins a read-only transaction that sees one snapshot until its COMMIT, whatever others write.
     func beginSnapshot() throws
+    /// How long a write waits for another writer's lock before it gives up.
+    func waitWhenBusy(seconds: Int)
     /// Connects again after the connection was lost (a server restarted); SQLite never loses it.
     func reconnect() throws
     /// Ends the connection; for SQLite after refreshing the planner's statistics if it wrote.

@@ -39,14 +39,18 @@ extension ResultStore {
     func writeAttachments(of source: any SessionSource) throws -> Int {
         var added = 0
         try source.forEachAttachment { hash, size, produce in
-            guard try database.scalarInt("SELECT 1 FROM temp.merge_named WHERE hash = ? LIMIT 1", [.text(hash)]) != nil,
-                  try storedSize(of: hash) == nil else { return }
+            guard try database.scalarInt("SELECT 1 FROM temp.merge_named WHERE hash = ? LIMIT 1", [.text(hash)]) != nil else { return }
             do {
-                try database.transaction { try insertAttachment(hash: hash, size: size, produce) }
+                // Looked for under the lock on these bytes: another merge may be storing them.
+                let stored = try database.transaction(.attachment(hash)) { () throws -> Bool in
+                    guard try storedSize(of: hash) == nil else { return false }
+                    try insertAttachment(hash: hash, size: size, produce)
+                    return true
+                }
+                if stored { added += 1 }
             } catch let error as AttachmentError {
                 throw StoreError("\(source.name) changed while it was being merged (\(error.description)); sessions merged before it are kept whole, and running the same merge again completes it")
             }
-            added += 1
         }
         return added
     }

@@ -112,6 +112,10 @@ extension PostgresConnection: StoreConnection {
 
     func finish() { close() }
 
+    func waitWhenBusy(seconds: Int) {
+        try? exec("SET lock_timeout = '\(max(1, seconds))s'")
+    }
+
     private static func text(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> String {
         let count = Int(PQgetlength(result, row, column))
         return PQgetvalue(result, row, column).withMemoryRebound(to: UInt8.self, capacity: count) {

@@ -24,6 +24,9 @@ package final class PostgresConnection {
             throw StoreError(Self.explainConnectionFailure(ServerAddressText.scrubbed(message, passwordsOf: [uri]), name: ServerAddressText.masked(uri)))
         }
         handle = connection
+        // libpq would print the server's notices ("WARNING: terminating connection…") raw on
+        // standard error; what matters reaches the user as checkrun's own words instead.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         try exec(Self.sessionSettings)
     }
 
@@ -132,8 +135,11 @@ package final class PostgresConnection {
         guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK else { return }
         let message = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
         let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+        // Every error the server itself reports carries an SQLSTATE; one without came from the
+        // link (a server killed, a backend ended by a crash), whatever PQstatus still says.
+        let lost = PQstatus(handle) != CONNECTION_OK || state == nil || ["57P01", "57P02", "57P03"].contains(state ?? "")
         throw PostgresFailure.error(message.isEmpty ? String(cString: PQerrorMessage(handle)) : message, state: state,
-                                    server: name, lost: PQstatus(handle) != CONNECTION_OK, sql: sql)
+                                    server: name, lost: lost, sql: sql)
     }
 
     private static func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
@@ -148,7 +154,10 @@ package final class PostgresConnection {
         if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
             return "cannot sign in to the PostgreSQL server \(name): the user name or password is wrong (check the address, PGPASSWORD or ~/.pgpass)"
         }
-        if lowered.contains("percent-encod") || lowered.contains("unexpected spaces") || lowered.contains("invalid uri") || lowered.contains("invalid connection option") {
+        if lowered.contains("invalid connection option") || lowered.contains("invalid integer value") {
+            return "cannot read the address of the PostgreSQL server \(name): \(DisplayText.neutralised(message.trimmingCharacters(in: .whitespacesAndNewlines))); check its options (libpq's connection parameters)"
+        }
+        if lowered.contains("percent-encod") || lowered.contains("unexpected spaces") || lowered.contains("invalid uri") {
             return "cannot read the address of the PostgreSQL server \(name): percent-encode any %, @, :, / or space in the user name and password (%25 for %, %40 for @, %20 for a space), or give the password in PGPASSWORD or ~/.pgpass"
         }
         if lowered.contains("does not exist") && lowered.contains("database") {

@@ -1,4 +1,5 @@
 #if PostgreSQL
+import CheckrunModel
 import Foundation
 
 /// What opening a PostgreSQL store does before it is used: refuse another application's
@@ -31,8 +32,16 @@ enum PostgresSetup {
 
     /// The recorded schema version; nil when the database has no checkrun schema table.
     private static func version(_ connection: PostgresConnection) throws -> Int? {
-        let exists = try connection.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'checkrun_schema'") ?? 0
-        guard exists > 0 else { return nil }
+        let places = try connection.query(
+            "SELECT schemaname, schemaname = current_schema() FROM pg_tables WHERE tablename = 'checkrun_schema'") { ($0.string(0) ?? "", $0.int(1) == 1) }
+        guard places.contains(where: \.1) else {
+            // One database, one team store: a second one beside it (another user's schema
+            // first in the search path) would split the team's results without a word.
+            if let other = places.first {
+                throw StoreError("\(connection.name) holds a checkrun store in the schema \(DisplayText.preview(other.0, limit: 60)), not in this connection's; connect to it there (options=-csearch_path%3D\(DisplayText.preview(other.0, limit: 60)) in the address), not beside it")
+            }
+            return nil
+        }
         let rows = try connection.query("SELECT application, version FROM checkrun_schema") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
         guard rows.count == 1, let row = rows.first, row.0 == "checkrun" else {
             throw StoreError("\(connection.name) has a checkrun_schema table that checkrun did not write; it was left untouched")
@@ -40,8 +49,10 @@ enum PostgresSetup {
         return row.1
     }
 
+    /// Tables of any schema but the system's: a database with none is checkrun's to set up.
     private static func foreignTables(_ connection: PostgresConnection) throws -> Int {
-        try connection.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") ?? 0
+        try connection.scalarInt(
+            "SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND schemaname NOT LIKE 'pg\\_%'") ?? 0
     }
 
     private static func foreign(_ connection: PostgresConnection) -> StoreError {

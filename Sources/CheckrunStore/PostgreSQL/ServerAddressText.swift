@@ -39,22 +39,47 @@ extension ServerAddressText {
     /// `scheme://`, and the value of every `password=` (a URI parameter or libpq's key=value
     /// form), as byte offsets.
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
-        let lowered = bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
         var found: [Range<Int>] = []
-        if let scheme = firstOffset(of: Array("://".utf8), in: lowered) {
-            let start = scheme.upperBound
+        if let start = authorityStart(in: bytes) {
+            let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") } ?? bytes.count
+            // The user part ends at the last "@": a password typed without percent-encoding may
+            // hold "/", "?" or "@" itself.
             if let at = bytes[start...].lastIndex(of: UInt8(ascii: "@")), let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at {
                 found.append(colon + 1..<at)
+            } else if let slash = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? Optional(end),
+                      let colon = bytes[start..<slash].lastIndex(of: UInt8(ascii: ":")), colon + 1 < slash,
+                      !bytes[colon + 1..<slash].allSatisfy({ $0 >= 48 && $0 <= 57 || $0 == UInt8(ascii: ",") }) {
+                // No "@": libpq reads "user:secret" as a host and a port; a port that is not a
+                // number was meant as a password.
+                found.append(colon + 1..<slash)
             }
         }
-        let key = Array("password=".utf8)
-        var from = 0
-        while let match = firstOffset(of: key, in: Array(lowered[from...])).map({ ($0.lowerBound + from)..<($0.upperBound + from) }) {
-            let end = bytes[match.upperBound...].firstIndex { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: " ") } ?? bytes.count
-            if end > match.upperBound && !found.contains(where: { $0.overlaps(match) }) { found.append(match.upperBound..<end) }
-            from = match.upperBound
+        // password=… as a URI parameter or in libpq's key=value form, its key perhaps
+        // percent-encoded (libpq decodes "pass%77ord").
+        var segment = 0
+        while segment < bytes.count {
+            let end = bytes[segment...].firstIndex { [UInt8(ascii: "&"), UInt8(ascii: "?"), UInt8(ascii: " ")].contains($0) } ?? bytes.count
+            if let equals = bytes[segment..<end].firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
+               String(decoding: bytes[segment..<equals], as: UTF8.self).removingPercentEncoding?.lowercased() == "password",
+               !found.contains(where: { $0.overlaps(equals + 1..<end) }) {
+                found.append(equals + 1..<end)
+            }
+            segment = end + 1
         }
         return found.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// Where the part after `scheme:` and its slashes begins, for any scheme (a mistyped one
+    /// too, and one slash as well as two); nil when the text names no scheme.
+    private static func authorityStart(in bytes: [UInt8]) -> Int? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/") else { return nil }
+        let scheme = bytes[..<colon].split(separator: UInt8(ascii: "=")).last ?? []
+        guard !scheme.isEmpty, scheme.allSatisfy({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else {
+            return nil
+        }
+        var start = colon + 1
+        while start < bytes.count, bytes[start] == UInt8(ascii: "/") { start += 1 }
+        return start
     }
 
     /// Every password `text` holds, as typed and percent-decoded, longest first; those of fewer
@@ -75,13 +100,5 @@ extension ServerAddressText {
     /// elsewhere (libpq's messages, a path echoed back) and might repeat one.
     package static func scrubbed(_ message: String, passwordsOf addresses: [String]) -> String {
         addresses.flatMap(passwords(in:)).reduce(message) { $0.replacingOccurrences(of: $1, with: "…") }
-    }
-
-    private static func firstOffset(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
-            return start..<start + needle.count
-        }
-        return nil
     }
 }

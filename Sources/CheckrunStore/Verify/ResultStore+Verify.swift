@@ -144,15 +144,17 @@ extension ResultStore {
     }
 
     /// Nil when the table's result gives exactly the record's payload; else what differs. The
-    /// payload holds every field and time, so comparing its text compares all of them at once.
+    /// payload holds every field and time, so comparing its text compares all of them at once,
+    /// byte for byte: Swift's `==` on strings would take "é" and "e" with a combining accent
+    /// for the same text, and let such an edit through.
     static func difference(between shown: CheckResult, and record: Record, sessionID: UUID) -> String? {
-        if shown.payload == record.payload { return nil }
+        if shown.payload.utf8.elementsEqual(record.payload.utf8) { return nil }
         guard let recorded = CheckResult.decoding(payload: record.payload, sessionID: sessionID) else { return "the record cannot be read" }
         var padded = shown
         // Unanswered outcomes are not rows in the table: the record's count of them stands.
         while padded.outcomes.count < recorded.outcomes.count { padded.outcomes.append(nil) }
         // Equal in every field though not in text: written by another version of the writer.
-        if padded.payload == record.payload || padded == recorded { return nil }
+        if padded.payload.utf8.elementsEqual(record.payload.utf8) || padded.payload.utf8.elementsEqual(recorded.payload.utf8) { return nil }
         if recorded.verdict != shown.verdict { return "verdict \(recorded.verdict?.rawValue ?? "none") recorded, \(shown.verdict?.rawValue ?? "none") in the table" }
         if recorded.notes != shown.notes { return "the notes differ" }
         if recorded.outcomes.map({ $0?.verdict }) != padded.outcomes.map({ $0?.verdict }) { return "an expected outcome differs" }
@@ -160,7 +162,7 @@ extension ResultStore {
         if recorded.activeSeconds != shown.activeSeconds { return "the time differs" }
         if recorded.updatedAt != shown.updatedAt { return "the time it was last answered differs, which decides the latest attempt" }
         if recorded.attempt != shown.attempt || recorded.check != shown.check { return "the check or attempt differs" }
-        return "a field or the time of an answer differs"
+        return "a field or the time of an answer differs (perhaps the same letters written with other bytes)"
     }
 
     static func checkName(_ record: Record) -> String {
