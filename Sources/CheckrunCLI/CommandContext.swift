@@ -23,7 +23,9 @@ package final class CommandContext {
     init(arguments: ParsedArguments, environment: [String: String]) {
         self.environment = environment
         self.arguments = arguments
-        addresses = ([arguments.value(.db), environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
+        // Only a command that declares --db may read it (the parser holds checkrun to that).
+        let database = arguments.declared.contains(OptionName.db.rawValue) ? arguments.value(.db) : nil
+        addresses = ([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
             .filter { !ServerAddressText.passwordOffsets(in: Array($0.utf8)).isEmpty }
         let accessible = arguments.flag(.accessible) || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
         self.accessible = accessible

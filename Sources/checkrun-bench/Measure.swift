@@ -1,3 +1,5 @@
+import CheckrunModel
+import CheckrunStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -50,6 +52,26 @@ enum Measure {
         wait4(pid, &status, 0, &usage)
         return Measurement(seconds: ProcessInfo.processInfo.systemUptime - start, peakMB: Double(usage.ru_maxrss) / 1024,
                            status: (status >> 8) & 0xFF, outputBytes: total)
+    }
+
+    /// Milliseconds for each of 500 answers saved one after another, each committed durably:
+    /// the walk's save, on whichever engine `store` is.
+    static func answerCommits(_ store: ResultStore) throws -> [Double] {
+        let now = Date()
+        let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: now)
+        try store.insert(session)
+        var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
+                                 attempt: 1, outcomeCount: 2, startedAt: now)
+        result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: now), StopwatchEvent(.stop, at: 12, recordedAt: now)]
+        var times: [Double] = []
+        for round in 0..<500 {
+            result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
+            result.tally = round
+            let start = ProcessInfo.processInfo.systemUptime
+            try store.save(result)
+            times.append((ProcessInfo.processInfo.systemUptime - start) * 1000)
+        }
+        return times
     }
 
     /// The median wall time of `runs` runs (this machine's timings vary by 10–30% from run to

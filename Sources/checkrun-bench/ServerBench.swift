@@ -28,19 +28,7 @@ enum ServerBench {
         try withDatabase(server) { address in
             let store = try ResultStore(path: address)
             defer { store.close() }
-            let now = Date()
-            let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: now)
-            try store.insert(session)
-            var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
-                                     attempt: 1, outcomeCount: 2, startedAt: now)
-            var times: [Double] = []
-            for round in 0..<500 {
-                result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
-                result.tally = round
-                let start = ProcessInfo.processInfo.systemUptime
-                try store.save(result)
-                times.append((ProcessInfo.processInfo.systemUptime - start) * 1000)
-            }
+            let times = try Measure.answerCommits(store)
             row("[server] answer committed durably, median of 500", String(format: "%.2f ms (95th percentile %.2f ms)", Measure.median(times), Measure.percentile(times, 0.95)))
         }
     }

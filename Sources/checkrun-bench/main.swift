@@ -107,20 +107,7 @@ if let index = arguments.firstIndex(of: "--postgres") {
 // 1. The walk: an answer's durable commit, the whole walk's memory, start-up of small commands.
 do {
     let store = try ResultStore(path: scratch.appendingPathComponent("commit.sqlite").path)
-    let now = Date()
-    let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: now)
-    try store.insert(session)
-    var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
-                             attempt: 1, outcomeCount: 2, startedAt: now)
-    result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: now), StopwatchEvent(.stop, at: 12, recordedAt: now)]
-    var times: [Double] = []
-    for round in 0..<500 {
-        result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
-        result.tally = round
-        let start = ProcessInfo.processInfo.systemUptime
-        try store.save(result)
-        times.append((ProcessInfo.processInfo.systemUptime - start) * 1000)
-    }
+    let times = try Measure.answerCommits(store)
     row("answer committed durably (synchronous=FULL), median of 500", String(format: "%.2f ms", Measure.median(times)))
     row("answer committed durably, 95th percentile", String(format: "%.2f ms", Measure.percentile(times, 0.95)))
     let walkDatabase = scratch.appendingPathComponent("walk.sqlite").path

@@ -197,18 +197,8 @@ private typealias Attachment = CheckrunModel.Attachment
 }
 
 extension AttachmentStoreTests.Fixture {
-    /// SQL run by another connection, as someone holding the database would, with foreign keys
-    /// unchecked (SQLite's default; on PostgreSQL, a superuser's replica role).
+    /// SQL run behind checkrun's back (see `TestDatabase.tamper`).
     func raw(_ sql: String) throws {
-        switch database.engine {
-        case .sqlite:
-            let raw = try Database(path: database.address)
-            try raw.execute(sql)
-            raw.close()
-        case .postgresql:
-            let other = try ResultStore(path: database.address)
-            try other.database.execute("SET session_replication_role = replica; " + sql)
-            other.close()
-        }
+        try database.tamper(sql)
     }
 }

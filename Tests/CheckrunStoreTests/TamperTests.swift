@@ -32,21 +32,6 @@ import Testing
         store.close()
     }
 
-    /// Runs `sql` as someone holding the database would: SQLite without checkrun's foreign-key
-    /// checks, PostgreSQL as a superuser with the constraint triggers switched off.
-    static func tamper(_ database: TestDatabase, _ sql: String) throws {
-        switch database.engine {
-        case .sqlite:
-            let raw = try Database(path: database.address)
-            try raw.execute(sql)
-            raw.close()
-        case .postgresql:
-            let other = try ResultStore(path: database.address)
-            try other.database.execute("SET session_replication_role = replica; " + sql)
-            other.close()
-        }
-    }
-
     static let edits: [String] = [
         "UPDATE results SET verdict = 'pass'",
         "UPDATE results SET blocked_reason = 'x'",
@@ -92,7 +77,7 @@ import Testing
         let database = try TestDatabase(engine)
         defer { database.remove() }
         try Self.original(at: database.address)
-        try Self.tamper(database, sql)
+        try database.tamper(sql)
         let report = try ResultStore(path: database.address, access: .existingOnly).verify()
         #expect(!report.isClean, "verify missed: \(sql)")
     }

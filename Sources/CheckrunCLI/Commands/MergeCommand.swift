@@ -15,7 +15,7 @@ struct MergeCommand: CheckrunCommand {
         merge waits no longer than that; a merge stopped part way keeps whole sessions only, and
         running it again completes it.
         """,
-        arguments: [ArgumentDefinition("FILE", help: "checkrun databases (.sqlite) or exports (.json).", repeating: true, completion: .file)],
+        arguments: [ArgumentDefinition("FILE", help: "checkrun databases (.sqlite), exports (.json), or a team store's postgresql:// address.", repeating: true, completion: .file)],
         options: [StoreOptions.database],
         examples: [
             Example("checkrun merge ana.sqlite ben.sqlite --db team.sqlite", "Combine two testers' databases."),
