@@ -14,12 +14,18 @@ enum ServerBench {
     }
 
     /// A database of its own on the server, handed to `body` by address, dropped afterwards.
-    static func withDatabase<T>(_ server: String, _ body: (String) throws -> T) throws -> T {
+    static func withDatabase<T>(_ server: String, keep: Bool = false, _ body: (String) throws -> T) throws -> T {
         guard var parts = URLComponents(string: server) else { fail("--postgres \(ServerAddressText.masked(server)) is not a connection URI") }
         let name = "checkrun_bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try ResultStore.createServerDatabase(name, administering: server)
-        defer { try? ResultStore.dropServerDatabase(name, administering: server) }
         parts.path = "/" + name
+        defer {
+            if keep {
+                FileHandle.standardError.write(Data("Kept the server database \(name)\n".utf8))
+            } else {
+                try? ResultStore.dropServerDatabase(name, administering: server)
+            }
+        }
         return try body(parts.string ?? server)
     }
 
@@ -72,7 +78,7 @@ enum ServerBench {
 
     @MainActor
     static func report(server: String, size: Int, library: ProtocolLibrary, protocolFolder: URL) throws {
-        try withDatabase(server) { address in
+        try withDatabase(server, keep: CommandLine.arguments.contains("--keep")) { address in
             FileHandle.standardError.write(Data("Building a server store of \(size) results…\n".utf8))
             let store = try ResultStore(path: address)
             let seconds = try SyntheticData.fill(store, library: library, total: size)

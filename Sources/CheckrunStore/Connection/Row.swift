@@ -1,5 +1,8 @@
 import CSQLite
 import Foundation
+#if PostgreSQL
+import CLibPQ
+#endif
 
 /// A value bound to, or read from, an SQL statement.
 package enum SQLValue: Sendable, Equatable {
@@ -19,19 +22,33 @@ package struct Row {
     enum Source {
         /// A stepped SQLite statement: values are read in place.
         case sqlite(OpaquePointer)
-        /// One row of a PostgreSQL result, every value as text (or nil for NULL).
-        case text(TextRow)
+        #if PostgreSQL
+        /// One row of a PostgreSQL result (the result and the row's number): every value is
+        /// text, read in place when asked for.
+        case server(OpaquePointer, Int32)
+        #endif
     }
 
     let source: Source
 
     init(statement: OpaquePointer) { source = .sqlite(statement) }
-    init(text: TextRow) { source = .text(text) }
+    #if PostgreSQL
+    init(result: OpaquePointer, row: Int32) { source = .server(result, row) }
+
+    /// A server's value as text; nil for NULL.
+    private static func text(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> String? {
+        guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column) else { return nil }
+        let count = Int(PQgetlength(result, row, column))
+        return value.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+    }
+    #endif
 
     package func isNull(_ index: Int32) -> Bool {
         switch source {
         case .sqlite(let statement): sqlite3_column_type(statement, index) == SQLITE_NULL
-        case .text(let row): row.value(index) == nil
+        #if PostgreSQL
+        case .server(let result, let row): PQgetisnull(result, row, index) != 0
+        #endif
         }
     }
 
@@ -42,8 +59,10 @@ package struct Row {
             guard sqlite3_column_type(statement, index) != SQLITE_NULL, let text = sqlite3_column_text(statement, index) else { return nil }
             let count = Int(sqlite3_column_bytes(statement, index))
             return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-        case .text(let row):
-            return row.value(index)
+        #if PostgreSQL
+        case .server(let result, let row):
+            return Self.text(result, row, index)
+        #endif
         }
     }
 
@@ -51,9 +70,11 @@ package struct Row {
         switch source {
         case .sqlite(let statement):
             sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(statement, index))
-        case .text(let row):
+        #if PostgreSQL
+        case .server(let result, let row):
             // Whole numbers as they are; a double only when it is one (never a trap on 1e300).
-            row.value(index).flatMap { Int($0) ?? Double($0).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
+            Self.text(result, row, index).flatMap { Int($0) ?? Double($0).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
+        #endif
         }
     }
 
@@ -61,17 +82,14 @@ package struct Row {
         switch source {
         case .sqlite(let statement):
             sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement, index)
-        case .text(let row):
-            row.value(index).flatMap { Double($0) }
+        #if PostgreSQL
+        case .server(let result, let row):
+            Self.text(result, row, index).flatMap { Double($0) }
+        #endif
         }
     }
 
     package func date(_ index: Int32) -> Date? {
         double(index).map { Date(timeIntervalSince1970: $0) }
     }
-}
-
-/// A row whose values arrive as text: how PostgreSQL hands results over.
-struct TextRow {
-    let value: (Int32) -> String?
 }

@@ -25,11 +25,8 @@ extension PostgresConnection: StoreConnection {
 
     func forEach(_ sql: String, _ values: [SQLValue], _ read: (Row) throws -> Void) throws {
         try withResult(sql, values) { result in
-            let rows = PQntuples(result)
-            for index in 0..<rows {
-                try read(Row(text: TextRow { column in
-                    PQgetisnull(result, index, column) == 1 ? nil : Self.text(result, index, column)
-                }))
+            for index in 0..<PQntuples(result) {
+                try read(Row(result: result, row: index))
             }
         }
     }
@@ -114,13 +111,6 @@ extension PostgresConnection: StoreConnection {
 
     func waitWhenBusy(seconds: Int) {
         try? exec("SET lock_timeout = '\(max(1, seconds))s'")
-    }
-
-    private static func text(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> String {
-        let count = Int(PQgetlength(result, row, column))
-        return PQgetvalue(result, row, column).withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
     }
 
     /// Runs one statement with its values bound as text and hands its result over.
