@@ -14,8 +14,9 @@ package final class CommandContext {
     package let out: TextStyle
     package let err: TextStyle
     package let accessible: Bool
-    /// The addresses this command was given, whose passwords nothing it prints may repeat.
-    private let addresses: [String]
+    /// The passwords of the addresses this command was given, found once: nothing it prints
+    /// may repeat them.
+    private let passwords: [String]
     /// The stores this command opened, closed when it ends (`closeStores`).
     private var openedStores: [ResultStore] = []
     private let storesLock = NSLock()
@@ -25,8 +26,8 @@ package final class CommandContext {
         self.arguments = arguments
         // Only a command that declares --db may read it (the parser holds checkrun to that).
         let database = arguments.declared.contains(OptionName.db.rawValue) ? arguments.value(.db) : nil
-        addresses = ([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
-            .filter { !ServerAddressText.passwordOffsets(in: Array($0.utf8)).isEmpty }
+        passwords = ([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
+            .flatMap(ServerAddressText.passwords(in:))
         let accessible = arguments.flag(.accessible) || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
         self.accessible = accessible
         out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag(.noColor))
@@ -67,7 +68,7 @@ package final class CommandContext {
     /// The one place output loses any password it would repeat (an address echoed in a path,
     /// say): messages name servers masked already; this catches what came from elsewhere.
     func withoutPasswords(_ text: String) -> String {
-        addresses.isEmpty ? text : ServerAddressText.scrubbed(text, passwordsOf: addresses)
+        passwords.isEmpty ? text : ServerAddressText.scrubbed(text, hiding: passwords)
     }
 
     /// Writes text without a line end and flushes, for an answer typed on the same line.

@@ -99,6 +99,11 @@ extension ServerAddressText {
     /// `message` with every password of `addresses` shown as "…": for text that came from
     /// elsewhere (libpq's messages, a path echoed back) and might repeat one.
     package static func scrubbed(_ message: String, passwordsOf addresses: [String]) -> String {
-        addresses.flatMap(passwords(in:)).reduce(message) { $0.replacingOccurrences(of: $1, with: "…") }
+        scrubbed(message, hiding: addresses.flatMap(passwords(in:)))
+    }
+
+    /// `message` with each of `passwords` (found once with `passwords(in:)`) shown as "…".
+    package static func scrubbed(_ message: String, hiding passwords: [String]) -> String {
+        passwords.reduce(message) { $0.replacingOccurrences(of: $1, with: "…") }
     }
 }
