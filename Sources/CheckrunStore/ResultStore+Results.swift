@@ -125,50 +125,6 @@ extension ResultStore {
         return result
     }
 
-    /// Fills in the outcome answers, counters and stopwatch events of many results: three
-    /// queries for all of them, not three per result. The ids go in as one JSON list, and each
-    /// row comes back with its result's position in that list, so no id is parsed or looked up.
-    func loadParts(of results: inout [CheckResult]) throws {
-        guard !results.isEmpty else { return }
-        var list = "["
-        list.reserveCapacity(results.count * 39 + 2)
-        for (position, result) in results.enumerated() {
-            list += position == 0 ? "\"" : ",\""
-            list += result.id.storageText
-            list += "\""
-        }
-        list += "]"
-        let ids: [SQLValue] = [.text(list)]
-        let count = results.count
-        try database.forEach(
-            """
-            SELECT ids.key, o.position, o.verdict, o.value, o.note, o.answered_at
-            FROM json_each(?) ids JOIN outcome_answers o ON o.result_id = ids.value ORDER BY ids.key, o.position
-            """, ids
-        ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let position = row.int(1), position >= 0,
-                  let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
-            while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
-            results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
-        }
-        try database.forEach(
-            "SELECT ids.key, c.counter, c.value, c.answered_at FROM json_each(?) ids JOIN counter_values c ON c.result_id = ids.value", ids
-        ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.int(2) else { return }
-            results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
-        }
-        try database.forEach(
-            """
-            SELECT ids.key, e.kind, e.at, e.typed_seconds, e.recorded_at
-            FROM json_each(?) ids JOIN stopwatch_events e ON e.result_id = ids.value ORDER BY ids.key, e.sequence
-            """, ids
-        ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let kind = row.string(1).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
-            results[at].stopwatch.append(StopwatchEvent(kind, at: row.double(2) ?? 0, typedSeconds: row.double(3), recordedAt: row.date(4) ?? Date()))
-        }
-        try loadAttachments(of: &results, ids: ids)
-    }
-
     /// The attempt number a new result gets, for every check already tried in this release,
     /// build and device (a check not listed starts at 1): one query for a whole walk.
     package func nextAttempts(release: String, build: String, device: String) throws -> [String: Int] {

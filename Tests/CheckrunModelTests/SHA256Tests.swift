@@ -62,6 +62,32 @@ import Testing
         }
     }
 
+    /// Verification asks whether a digest is the stored one without writing it out: the same
+    /// answer as comparing the written digest, for any message fed in any pieces.
+    @Test func aDigestMatchesOnlyItsOwnHex() {
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
+        for cut in stride(from: 0, through: message.count, by: 17) {
+            func hasher() -> SHA256.Hasher {
+                var hasher = SHA256.Hasher()
+                for piece in [message[..<(cut / 2)], message[(cut / 2)..<cut], message[cut...]] {
+                    piece.withUnsafeBufferPointer { hasher.update($0) }
+                }
+                return hasher
+            }
+            var written = hasher()
+            let hex = written.finalHex()
+            #expect(hex == SHA256.hex(bytes: message))
+            var same = hasher()
+            let matches = same.finalMatches(hex: hex)
+            #expect(matches, "cut at \(cut)")
+            for wrong in [String(hex.dropLast()) + (hex.last == "0" ? "1" : "0"), hex.uppercased(), String(hex.dropLast()), ""] where wrong != hex {
+                var other = hasher()
+                let matches = other.finalMatches(hex: wrong)
+                #expect(!matches, "\(wrong)")
+            }
+        }
+    }
+
     /// The accelerated path is taken exactly where the processor has the SHA extensions, so the
     /// test above tests it wherever it can run.
     @Test func theSHAInstructionsAreUsedWhereTheProcessorHasThem() throws {

@@ -39,4 +39,20 @@ import Testing
             #expect(UUID(uuidString: bad) == nil, "Foundation agrees about \(bad)")
         }
     }
+
+    /// A payload holds its result's id in lower case; verification compares it in place.
+    @Test func anIdIsSpelledOnlyByItsOwnLowerCaseText() {
+        for _ in 0..<100 {
+            let id = UUID()
+            let other = UUID()
+            func spelled(_ text: String) -> Bool {
+                Array(text.utf8).withUnsafeBytes { id.isSpelled(lowercaseIn: $0) }
+            }
+            #expect(spelled(id.lowercasedText))
+            #expect(!spelled(id.storageText) || id.storageText == id.lowercasedText)
+            #expect(!spelled(other.lowercasedText))
+            #expect(!spelled(String(id.lowercasedText.dropLast())))
+            #expect(!spelled(id.lowercasedText.replacingOccurrences(of: "-", with: "_")))
+        }
+    }
 }

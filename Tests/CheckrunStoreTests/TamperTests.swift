@@ -27,7 +27,7 @@ import Testing
         try store.save(result)
         result.notes = "corrig\u{E9}"
         result.updatedAt = Date(timeIntervalSince1970: 1_800_000_100)
-        try store.amend(result, reason: "typo", at: Date(timeIntervalSince1970: 1_800_000_100))
+        try store.amend(result, reason: "typ\u{E9}", at: Date(timeIntervalSince1970: 1_800_000_100))
         #expect(try store.verify().isClean)
         store.close()
     }
@@ -62,6 +62,10 @@ import Testing
         "UPDATE records SET payload = replace(payload, 'corrig\u{E9}', 'changed') WHERE sequence = 2",
         // The same letters in other bytes (e and a combining accent): Swift's == calls them equal.
         "UPDATE results SET notes = 'corrige\u{301}'",
+        "UPDATE results SET amend_reason = 'type\u{301}'",
+        // Parts in another order, and at a place no check has.
+        "UPDATE stopwatch_events SET sequence = sequence + 10; UPDATE stopwatch_events SET sequence = 11 - sequence",
+        "UPDATE outcome_answers SET position = 9000000000000 WHERE position = 1",
         "UPDATE sessions SET tester = 'Mallory'",
         "UPDATE sessions SET device = 'iPad'",
         "UPDATE sessions SET build = '312'",

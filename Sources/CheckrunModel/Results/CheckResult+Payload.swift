@@ -9,6 +9,11 @@ extension CheckResult {
     /// every result `verify` compares with its record is written here, and building the tree
     /// cost more than writing the text. A test holds it to the tree's output.
     package var payload: String {
+        String(decoding: payloadBytes, as: UTF8.self)
+    }
+
+    /// The payload's bytes, for comparing without making a string of them.
+    package var payloadBytes: [UInt8] {
         var writer = CanonicalJSONBuilder()
         writer.open("{")
         writer.member("id", string: id.lowercasedText)
@@ -50,7 +55,7 @@ extension CheckResult {
         // existed is still exactly the text its hash covers.
         if !attachments.isEmpty { writeAttachments(into: &writer) }
         writer.close("}")
-        return writer.text()
+        return writer.finished()
     }
 
     private func writeAttachments(into writer: inout CanonicalJSONBuilder) {
@@ -98,31 +103,38 @@ extension CheckResult {
 /// a line of its own (`{}` and `[]` when empty).
 struct CanonicalJSONBuilder {
     private var output: [UInt8] = []
-    /// Per open bracket, whether nothing has been written inside it yet.
-    private var empty: [Bool] = []
+    /// How many brackets are open.
+    private var depth = 0
+    /// Bit n is set while the bracket opened at depth n has nothing in it yet. Payloads nest
+    /// three deep; a bit per level in one word, not an array, since every member asks.
+    private var emptyLevels: UInt64 = 0
 
     init() { output.reserveCapacity(1024) }
 
     mutating func open(_ bracket: Unicode.Scalar) {
         output.append(UInt8(ascii: bracket))
-        empty.append(true)
+        emptyLevels |= 1 << UInt64(depth)
+        depth += 1
     }
 
     mutating func close(_ bracket: Unicode.Scalar) {
-        let wasEmpty = empty.popLast() ?? true
-        if !wasEmpty {
+        depth = max(0, depth - 1)
+        let level: UInt64 = 1 << UInt64(depth)
+        if emptyLevels & level == 0 {
             output.append(UInt8(ascii: "\n"))
             pad()
         }
+        emptyLevels &= ~level
         output.append(UInt8(ascii: bracket))
     }
 
     /// Starts the next item of an array.
     mutating func item() {
-        if let last = empty.indices.last {
-            if !empty[last] { output.append(UInt8(ascii: ",")) }
+        if depth > 0 {
+            let level: UInt64 = 1 << UInt64(depth - 1)
+            if emptyLevels & level == 0 { output.append(UInt8(ascii: ",")) }
             output.append(UInt8(ascii: "\n"))
-            empty[last] = false
+            emptyLevels &= ~level
         }
         pad()
     }
@@ -162,13 +174,22 @@ struct CanonicalJSONBuilder {
         if let number { JSONWriter.appendNumber(number, to: &output) } else { raw("null") }
     }
 
-    /// The text, with the line end `JSONWriter.write` ends a document with.
-    mutating func text() -> String {
+    /// The text's bytes, with the line end `JSONWriter.write` ends a document with.
+    mutating func finished() -> [UInt8] {
         output.append(UInt8(ascii: "\n"))
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private mutating func pad() {
-        JSONWriter.appendPadding(empty.count, to: &output)
+        let count = depth * 2
+        Self.spaces.withUTF8Buffer { spaces in
+            if count <= spaces.count {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: spaces.prefix(count)))
+            } else {
+                output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+            }
+        }
     }
+
+    private static let spaces: StaticString = "                                "
 }

@@ -48,16 +48,25 @@ package struct Record: Sendable, Equatable {
 
     /// SHA-256 over the previous hash and everything this record says.
     package static func hash(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> String {
-        // The fields joined by line ends, fed in pieces so the payload is not copied first.
-        var hasher = SHA256.Hasher()
-        hasher.update("\(previousHash)\n\(sequence)\n\(kind.rawValue)\n\(JSONWriter.quoted(reason ?? ""))\n")
-        hasher.update(payload)
+        var hasher = hasher(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
         return hasher.finalHex()
+    }
+
+    /// The fields joined by line ends, fed in pieces so the payload is not copied first.
+    private static func hasher(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> SHA256.Hasher {
+        var hasher = SHA256.Hasher()
+        hasher.update(previousHash)
+        hasher.update("\n\(sequence)\n\(kind.rawValue)\n")
+        hasher.update(reason.map(JSONWriter.quoted) ?? "\"\"")
+        hasher.update("\n")
+        hasher.update(payload)
+        return hasher
     }
 
     /// Whether the stored hash is the one this record's content gives.
     package var isIntact: Bool {
-        hash == Record.hash(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
+        var hasher = Record.hasher(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
+        return hasher.finalMatches(hex: hash)
     }
 }
 

@@ -70,6 +70,24 @@ package enum SHA256 {
             pending.append(contentsOf: UnsafeBufferPointer(start: base + whole * 64, count: remaining - whole * 64))
         }
 
+        /// Whether the digest is `hex` (64 lowercase hexadecimal digits), compared where both
+        /// lie: verifying a database checks a digest for every record.
+        package mutating func finalMatches(hex: String) -> Bool {
+            finish()
+            var hex = hex
+            return hex.withUTF8 { digits in
+                guard digits.count == 64 else { return false }
+                for (index, word) in state.enumerated() {
+                    for byte in 0..<4 {
+                        let value = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
+                        guard digits[index * 8 + byte * 2] == hexDigits[Int(value >> 4)],
+                              digits[index * 8 + byte * 2 + 1] == hexDigits[Int(value & 0x0F)] else { return false }
+                    }
+                }
+                return true
+            }
+        }
+
         /// The digest as 64 lowercase hexadecimal digits, as `sha256sum` prints it.
         package mutating func finalHex() -> String {
             finish()
@@ -94,11 +112,15 @@ package enum SHA256 {
         }
 
         private mutating func compressPending() {
-            let bytes = pending
+            // Taken out while the state changes, and put back emptied: no copy of the buffer
+            // is made, as one would be if it were still shared when emptied.
+            var bytes: [UInt8] = []
+            swap(&bytes, &pending)
             bytes.withUnsafeBufferPointer { buffer in
                 if let base = buffer.baseAddress { compressBlocks(base, count: buffer.count / 64) }
             }
-            pending.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            swap(&bytes, &pending)
         }
 
         private mutating func compressBlocks(_ base: UnsafePointer<UInt8>, count: Int) {

@@ -15,17 +15,19 @@ extension ResultStore {
     /// Fills in the attachments of many results in one query (see `loadParts`).
     func loadAttachments(of results: inout [CheckResult], ids: [SQLValue]) throws {
         let count = results.count
+        var attachments = PartsInPlace<Attachment>()
         try database.forEach(
             """
-            SELECT ids.key, a.hash, a.name, a.media_type, a.size, a.description, a.outcome, a.attached_at
-            FROM json_each(?) ids JOIN result_attachments a ON a.result_id = ids.value ORDER BY ids.key, a.position
+            SELECT ids.key, a.position, a.hash, a.name, a.media_type, a.size, a.description, a.outcome, a.attached_at
+            FROM json_each(?) ids JOIN result_attachments a ON a.result_id = ids.value
             """, ids
         ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let hash = row.string(1) else { return }
-            results[at].attachments.append(Attachment(
-                hash: hash, name: row.string(2) ?? "", mediaType: row.string(3) ?? "application/octet-stream", size: row.int(4) ?? 0,
-                description: row.string(5) ?? "", outcome: row.int(6), attachedAt: row.date(7) ?? Date()))
+            guard let at = row.int(0), at >= 0, at < count, let position = row.int(1), let hash = row.string(2) else { return }
+            attachments.add(Attachment(
+                hash: hash, name: row.string(3) ?? "", mediaType: row.string(4) ?? "application/octet-stream", size: row.int(5) ?? 0,
+                description: row.string(6) ?? "", outcome: row.int(7), attachedAt: row.date(8) ?? Date()), result: at, place: position)
         }
+        attachments.inOrder { results[$0].attachments.append($1) }
     }
 }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import CheckrunModel
 import Foundation
 #if PostgreSQL
 import CLibPQ
@@ -62,6 +63,25 @@ package struct Row {
         #if PostgreSQL
         case .server(let result, let row):
             return Self.text(result, row, index)
+        #endif
+        }
+    }
+
+    /// Whether a column holds exactly `text`'s bytes, read in place: no string is made for a
+    /// value that is only compared.
+    package func hasText(_ index: Int32, equalTo text: String) -> Bool {
+        switch source {
+        case .sqlite(let statement):
+            guard sqlite3_column_type(statement, index) != SQLITE_NULL, let stored = sqlite3_column_text(statement, index) else { return false }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            var text = text
+            return text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else { return count == 0 }
+                return bytes.count == count && memcmp(base, stored, count) == 0
+            }
+        #if PostgreSQL
+        case .server(let result, let row):
+            return Self.text(result, row, index).map { $0.hasSameBytes(as: text) } ?? false
         #endif
         }
     }

@@ -80,8 +80,16 @@ struct ChainCheck {
 
     /// A canonical payload starts with the result's id, so this needs no parsing.
     static func holds(_ payload: String, result id: UUID) -> Bool {
-        payload.utf8.starts(with: "{\n  \"id\": \"\(id.lowercasedText)\"".utf8)
+        let opening = payloadOpening
+        var payload = payload
+        return payload.withUTF8 { bytes in
+            guard bytes.count > opening.count + 36, bytes[opening.count + 36] == UInt8(ascii: "\""),
+                  bytes.prefix(opening.count).elementsEqual(opening) else { return false }
+            return id.isSpelled(lowercaseIn: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[opening.count..<opening.count + 36]))
+        }
     }
+
+    private static let payloadOpening = Array("{\n  \"id\": \"".utf8)
 }
 
 /// An attachment a record names, and where.

@@ -1,10 +1,11 @@
 import CheckrunModel
 import Foundation
 
-/// SQLite's own check of a database file (`PRAGMA quick_check`), the scan for ids checkrun
-/// did not write and the rehash of every attachment's bytes, run on another thread with a
-/// connection of its own, beside the chains' verification: each reads whole tables, and one
-/// after the other they took as long as the floor `verify` is measured against.
+/// SQLite's own check of a database file (`PRAGMA quick_check`), the scans for ids checkrun
+/// did not write and for what deleted sessions left behind, and the rehash of every
+/// attachment's bytes, run on another thread with a connection of its own, beside the chains'
+/// verification: each reads whole tables, and one after the other they took as long as the
+/// floor `verify` is measured against.
 final class FileCheck: @unchecked Sendable {
     struct Outcome {
         var problems: [String] = []
@@ -12,6 +13,8 @@ final class FileCheck: @unchecked Sendable {
         var attachments: [(hash: String, size: Int)] = []
         /// Those whose stored bytes do not give their hash.
         var changed = Set<String>()
+        /// Records and results left by sessions deleted behind checkrun's back.
+        var deletedSessions: [VerificationProblem] = []
     }
 
     private let done = DispatchSemaphore(value: 0)
@@ -30,6 +33,7 @@ final class FileCheck: @unchecked Sendable {
                     outcome.problems = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
                 }
                 outcome.problems += try store.idFormProblems()
+                outcome.deletedSessions = try store.deletedSessionProblems()
                 try store.rehashAttachments(into: &outcome)
                 result = .success(outcome)
             } catch {

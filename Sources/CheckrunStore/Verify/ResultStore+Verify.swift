@@ -58,18 +58,25 @@ extension ResultStore {
                 report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")
             }
         }
+        report.problems += files.deletedSessions
+        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
+        return report
+    }
+
+    /// Records and results whose session is gone: whole sessions deleted behind checkrun's back.
+    func deletedSessionProblems() throws -> [VerificationProblem] {
+        var problems: [VerificationProblem] = []
         let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
         for case let orphan? in orphans {
-            report.problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
+            problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
         }
         // Results of a session that is gone: the session (and perhaps its records) was deleted.
         let leftBehind = try database.query("SELECT DISTINCT session_id FROM results WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
         for case let orphan? in leftBehind where !orphans.contains(orphan) {
-            report.problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil,
+            problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil,
                 message: "the session was deleted behind checkrun's back, but its results remain"))
         }
-        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
-        return report
+        return problems
     }
 
     /// Verifies only the sessions given (those a report shows).
@@ -107,13 +114,14 @@ package struct SessionVerifier: Sendable {
 extension ResultStore {
 
     /// Compares what the results tables hold for a session with what its records say.
-    func tableProblems(_ sessionID: UUID, _ chain: ChainCheck, _ tables: [CheckResult], _ stored: [UUID: StoredColumns]) -> [VerificationProblem] {
+    /// `stored` holds the columns beside each of `tables`, in the same places.
+    func tableProblems(_ sessionID: UUID, _ chain: ChainCheck, _ tables: ArraySlice<CheckResult>, _ stored: ArraySlice<StoredColumns>) -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         func add(_ sequence: Int?, _ message: String) {
             problems.append(VerificationProblem(session: sessionID, sequence: sequence, message: message))
         }
         let edited = "it was edited behind checkrun's back"
-        for result in tables {
+        for (result, columns) in zip(tables, stored) {
             guard let record = chain.latest[result.id] else {
                 add(nil, "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded")
                 continue
@@ -121,13 +129,12 @@ extension ResultStore {
             if let difference = Self.difference(between: result, and: record, sessionID: sessionID) {
                 add(record.sequence, "\(result.check): the results table differs from the record (\(difference)); \(edited)")
             }
-            let columns = stored[result.id]
             let amended = chain.amendments[result.id] ?? (0, nil)
-            if columns?.activeSeconds != result.activeSeconds {
+            if columns.activeSeconds != result.activeSeconds {
                 add(record.sequence, "\(result.check): the results table differs from the record (the active time differs); \(edited)")
             }
-            if columns?.amendments != amended.count || columns?.amendReason != amended.reason {
-                add(record.sequence, "\(result.check): the results table shows \(columns?.amendments ?? 0) amendments, the records \(amended.count); \(edited)")
+            if columns.amendments != amended.count || !Self.sameBytes(columns.amendReason, amended.reason) {
+                add(record.sequence, "\(result.check): the results table shows \(columns.amendments) amendments, the records \(amended.count); \(edited)")
             }
         }
         let present = Set(tables.map(\.id))
@@ -135,6 +142,15 @@ extension ResultStore {
             add(record.sequence, "\(Self.checkName(record)): the result was deleted from the results table")
         }
         return problems
+    }
+
+    /// Text compared byte for byte, as `difference` compares payloads.
+    static func sameBytes(_ stored: String?, _ recorded: String?) -> Bool {
+        switch (stored, recorded) {
+        case (nil, nil): true
+        case let (stored?, recorded?): stored.hasSameBytes(as: recorded)
+        default: false
+        }
     }
 
     struct StoredColumns {
@@ -148,13 +164,13 @@ extension ResultStore {
     /// byte for byte: Swift's `==` on strings would take "é" and "e" with a combining accent
     /// for the same text, and let such an edit through.
     static func difference(between shown: CheckResult, and record: Record, sessionID: UUID) -> String? {
-        if shown.payload.utf8.elementsEqual(record.payload.utf8) { return nil }
+        if record.payload.hasSameBytes(as: shown.payloadBytes) { return nil }
         guard let recorded = CheckResult.decoding(payload: record.payload, sessionID: sessionID) else { return "the record cannot be read" }
         var padded = shown
         // Unanswered outcomes are not rows in the table: the record's count of them stands.
         while padded.outcomes.count < recorded.outcomes.count { padded.outcomes.append(nil) }
         // Equal in every field though not in text: written by another version of the writer.
-        if padded.payload.utf8.elementsEqual(record.payload.utf8) || padded.payload.utf8.elementsEqual(recorded.payload.utf8) { return nil }
+        if padded.payload.hasSameBytes(as: record.payload) || padded.payload.hasSameBytes(as: recorded.payload) { return nil }
         if recorded.verdict != shown.verdict { return "verdict \(recorded.verdict?.rawValue ?? "none") recorded, \(shown.verdict?.rawValue ?? "none") in the table" }
         if recorded.notes != shown.notes { return "the notes differ" }
         if recorded.outcomes.map({ $0?.verdict }) != padded.outcomes.map({ $0?.verdict }) { return "an expected outcome differs" }

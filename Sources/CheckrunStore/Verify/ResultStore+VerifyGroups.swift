@@ -21,35 +21,30 @@ extension ResultStore {
         try database.forEach("SELECT \(Self.sessionColumns) FROM sessions WHERE id IN (SELECT value FROM json_each(?))", list) { row in
             if let session = Self.readSession(row) { sessions[session.id] = session }
         }
-        var chains: [UUID: ChainCheck] = [:]
-        for session in sessions.values { chains[session.id] = ChainCheck(session: session) }
-        try database.forEach(
-            """
-            SELECT session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records
-            WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
-            """, list
-        ) { row in
-            guard let session = row.string(0).flatMap(UUID.init(text:)), let resultID = row.string(2).flatMap(UUID.init(text:)),
-                  let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)) else { return }
-            report.records += 1
-            chains[session]?.add(Record(sessionID: session, sequence: row.int(1) ?? 0, resultID: resultID, kind: kind, reason: row.string(4),
-                                        payload: row.string(5) ?? "", recordedAt: row.date(6) ?? Date(), previousHash: row.string(7) ?? "",
-                                        storedHash: row.string(8) ?? ""))
-        }
+        let chains = try chainChecks(of: sessions, list, into: &report)
+        // In the order of the unique index on (session, check, attempt): nothing to sort, and
+        // each session's results side by side.
         var results: [CheckResult] = []
-        var stored: [UUID: StoredColumns] = [:]
+        var stored: [StoredColumns] = []
         try database.forEach(
             """
             SELECT \(Self.resultColumns), r.active_seconds, r.amendments, r.amend_reason FROM results r
-            WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.started_at, r.attempt
+            WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.check_name, r.attempt
             """, list
         ) { row in
             guard let result = Self.readResult(row) else { return }
             results.append(result)
-            stored[result.id] = StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14))
+            stored.append(StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14)))
         }
         try loadParts(of: &results)
-        let bySession = Dictionary(grouping: results, by: \.sessionID)
+        var bySession: [UUID: Range<Int>] = [:]
+        var start = 0
+        while start < results.count {
+            var end = start + 1
+            while end < results.count && results[end].sessionID == results[start].sessionID { end += 1 }
+            bySession[results[start].sessionID] = start..<end
+            start = end
+        }
         for id in ids {
             report.sessions += 1
             guard let session = sessions[id], let chain = chains[id] else {
@@ -64,7 +59,36 @@ extension ResultStore {
                 report.problems.append(VerificationProblem(session: id, sequence: nil,
                     message: "the session is marked finished but has no records: it was added or emptied behind checkrun's back"))
             }
-            report.problems += tableProblems(id, chain, bySession[id] ?? [], stored)
+            let range = bySession[id] ?? 0..<0
+            report.problems += tableProblems(id, chain, results[range], stored[range])
         }
+    }
+
+    /// Every session's records, in order, through its chain check. The records come session
+    /// by session, so one check is filled at a time and a session's id is read only where the
+    /// next session begins.
+    private func chainChecks(of sessions: [UUID: Session], _ list: [SQLValue], into report: inout VerificationReport) throws -> [UUID: ChainCheck] {
+        var chains: [UUID: ChainCheck] = [:]
+        var current: ChainCheck?
+        try database.forEach(
+            """
+            SELECT session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records
+            WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
+            """, list
+        ) { row in
+            if current.map({ !row.hasText(0, equalTo: $0.session.id.storageText) }) ?? true {
+                if let done = current { chains[done.session.id] = done }
+                current = row.string(0).flatMap(UUID.init(text:)).flatMap { sessions[$0] }.map(ChainCheck.init(session:))
+            }
+            guard let resultID = row.string(2).flatMap(UUID.init(text:)), let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)),
+                  let session = current?.session.id else { return }
+            report.records += 1
+            current?.add(Record(sessionID: session, sequence: row.int(1) ?? 0, resultID: resultID, kind: kind, reason: row.string(4),
+                                payload: row.string(5) ?? "", recordedAt: row.date(6) ?? Date(), previousHash: row.string(7) ?? "",
+                                storedHash: row.string(8) ?? ""))
+        }
+        if let done = current { chains[done.session.id] = done }
+        for session in sessions.values where chains[session.id] == nil { chains[session.id] = ChainCheck(session: session) }
+        return chains
     }
 }

@@ -1,0 +1,79 @@
+import CheckrunModel
+import Foundation
+
+extension ResultStore {
+    /// Fills in the outcome answers, counters, stopwatch events and attachments of many
+    /// results: four queries for all of them, not four per result. The ids go in as one JSON
+    /// list, and each row comes back with its result's position in that list, so no id is
+    /// parsed or looked up. No query asks the engine to sort: each row carries its place, and
+    /// sorting a whole release's parts was a large share of `verify`'s time.
+    func loadParts(of results: inout [CheckResult]) throws {
+        guard !results.isEmpty else { return }
+        var list = "["
+        list.reserveCapacity(results.count * 39 + 2)
+        for (position, result) in results.enumerated() {
+            list += position == 0 ? "\"" : ",\""
+            list += result.id.storageText
+            list += "\""
+        }
+        list += "]"
+        let ids: [SQLValue] = [.text(list)]
+        let count = results.count
+        try database.forEach(
+            """
+            SELECT ids.key, o.position, o.verdict, o.value, o.note, o.answered_at
+            FROM json_each(?) ids JOIN outcome_answers o ON o.result_id = ids.value
+            """, ids
+        ) { row in
+            // A position beyond any protocol's outcomes was written by hand: left out, so the
+            // result differs from its record (and `verify` says so) rather than filling memory.
+            guard let at = row.int(0), at >= 0, at < count, let position = row.int(1), position >= 0, position < Self.outcomePositions,
+                  let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
+            while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
+            results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
+        }
+        try database.forEach(
+            "SELECT ids.key, c.counter, c.value, c.answered_at FROM json_each(?) ids JOIN counter_values c ON c.result_id = ids.value", ids
+        ) { row in
+            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.int(2) else { return }
+            results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
+        }
+        var events = PartsInPlace<StopwatchEvent>()
+        try database.forEach(
+            """
+            SELECT ids.key, e.sequence, e.kind, e.at, e.typed_seconds, e.recorded_at
+            FROM json_each(?) ids JOIN stopwatch_events e ON e.result_id = ids.value
+            """, ids
+        ) { row in
+            guard let at = row.int(0), at >= 0, at < count, let sequence = row.int(1),
+                  let kind = row.string(2).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
+            events.add(StopwatchEvent(kind, at: row.double(3) ?? 0, typedSeconds: row.double(4), recordedAt: row.date(5) ?? Date()),
+                       result: at, place: sequence)
+        }
+        events.inOrder { results[$0].stopwatch.append($1) }
+        try loadAttachments(of: &results, ids: ids)
+    }
+
+    /// More outcomes than any check has; a stored position beyond it is not believed.
+    static let outcomePositions = 10_000
+}
+
+/// The parts of many results (stopwatch events, attachments) as one table gives them, in
+/// whatever order, each with its result's position in the list and its own place among that
+/// result's parts; handed over in order. An engine reading an index gives them in order
+/// already, and then nothing is sorted.
+struct PartsInPlace<Part> {
+    private var rows: [(result: Int, place: Int, part: Part)] = []
+    private var sorted = true
+
+    mutating func add(_ part: Part, result: Int, place: Int) {
+        if let last = rows.last, (last.result, last.place) >= (result, place) { sorted = false }
+        rows.append((result, place, part))
+    }
+
+    /// Every part, by result and then by place.
+    mutating func inOrder(_ body: (_ result: Int, _ part: Part) -> Void) {
+        if !sorted { rows.sort { ($0.result, $0.place) < ($1.result, $1.place) } }
+        for row in rows { body(row.result, row.part) }
+    }
+}
