@@ -25,9 +25,10 @@ extension ResultStore {
             FROM json_each(?) ids JOIN outcome_answers o ON o.result_id = ids.value
             """, ids
         ) { row in
-            // A position beyond any protocol's outcomes was written by hand: left out, so the
-            // result differs from its record (and `verify` says so) rather than filling memory.
-            guard let at = row.int(0), at >= 0, at < count, let position = row.int(1), position >= 0, position < Self.outcomePositions,
+            // A place that is not a number, or beyond any protocol's outcomes (lint allows 1,000),
+            // was written by hand: the row is left out, rather than filling memory, and `verify`
+            // names it (see `idFormProblems`).
+            guard let at = row.int(0), at >= 0, at < count, let position = row.storedInteger(1), position >= 0, position < Self.outcomePositions,
                   let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
             while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
             results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
@@ -45,7 +46,7 @@ extension ResultStore {
             FROM json_each(?) ids JOIN stopwatch_events e ON e.result_id = ids.value
             """, ids
         ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let sequence = row.int(1),
+            guard let at = row.int(0), at >= 0, at < count, let sequence = row.storedInteger(1),
                   let kind = row.string(2).flatMap({ StopwatchEvent.Kind(rawValue: $0) }) else { return }
             events.add(StopwatchEvent(kind, at: row.double(3) ?? 0, typedSeconds: row.double(4), recordedAt: row.date(5) ?? Date()),
                        result: at, place: sequence)
@@ -54,7 +55,8 @@ extension ResultStore {
         try loadAttachments(of: &results, ids: ids)
     }
 
-    /// More outcomes than any check has; a stored position beyond it is not believed.
+    /// More outcomes than any check can have (the protocol schema allows 1,000); a stored
+    /// position beyond it is not believed.
     static let outcomePositions = 10_000
 }
 

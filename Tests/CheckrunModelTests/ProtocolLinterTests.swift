@@ -61,6 +61,16 @@ import Testing
         #expect(found.map(\.description) == ["sample.json:4:12: /title: expected a string, found a number — The catalog entry's title, e.g. \"Tiny Target\"."])
     }
 
+    /// The store keeps an expected outcome's place as a number and believes none beyond what a
+    /// protocol can have: a check holds at most 1,000.
+    @Test func aCheckWithMoreThanAThousandExpectedOutcomesIsRefused() {
+        let many = (0..<1001).map { "\"outcome \($0)\"" }.joined(separator: ", ")
+        let found = problems(Self.valid.replacingOccurrences(of: "\"Delete never triggered\"", with: many)).map(\.description)
+        #expect(found.contains { $0.contains("/checks/0/expected") && $0.contains("1000") }, "\(found)")
+        let allowed = (0..<999).map { "\"outcome \($0)\"" }.joined(separator: ", ")
+        #expect(problems(Self.valid.replacingOccurrences(of: "\"Delete never triggered\"", with: allowed)).isEmpty)
+    }
+
     @Test func anUnknownKeyIsPlacedAtTheKeyWithASuggestion() {
         let found = problems(Self.valid.replacingOccurrences(of: "\"task\":", with: "\"tsak\":"))
         let lines = found.map(\.description)

@@ -66,6 +66,10 @@ import Testing
         // Parts in another order, and at a place no check has.
         "UPDATE stopwatch_events SET sequence = sequence + 10; UPDATE stopwatch_events SET sequence = 11 - sequence",
         "UPDATE outcome_answers SET position = 9000000000000 WHERE position = 1",
+        "INSERT INTO outcome_answers SELECT result_id, 10000, verdict, value, note, answered_at FROM outcome_answers WHERE position = 0",
+        // A result's id that is no id at all: reading leaves the row out, and verify says why.
+        "UPDATE results SET id = 'garbage'",
+        "UPDATE records SET result_id = 'garbage' WHERE sequence = 2",
         "UPDATE sessions SET tester = 'Mallory'",
         "UPDATE sessions SET device = 'iPad'",
         "UPDATE sessions SET build = '312'",
@@ -75,6 +79,25 @@ import Testing
         // A whole session deleted with its records, its results left behind.
         "DELETE FROM records; DELETE FROM sessions",
     ]
+
+    /// SQLite lets any column hold text, and reads text as 0 where a number is asked for: a
+    /// place edited into text must be named, not read as the first place.
+    static let sqliteTypeEdits: [String] = [
+        "UPDATE stopwatch_events SET sequence = 'z' WHERE kind = 'start'",
+        "UPDATE stopwatch_events SET sequence = 0.5 WHERE kind = 'stop'",
+        "UPDATE outcome_answers SET position = 'z' WHERE position = 0",
+    ]
+
+    @Test(arguments: sqliteTypeEdits)
+    func verifyNamesAPlaceEditedIntoText(sql: String) throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        try Self.original(at: database.address)
+        try database.tamper(sql)
+        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
+        #expect(report.fileProblems.contains { $0.contains("which checkrun never writes") }, "\(report.fileProblems)")
+        #expect(!report.isClean)
+    }
 
     @Test(arguments: TestEngine.available, edits)
     func verifyNamesTheEdit(engine: TestEngine, sql: String) throws {

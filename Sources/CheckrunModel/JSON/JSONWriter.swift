@@ -63,12 +63,14 @@ package enum JSONWriter {
     /// number a user types is checked before it gets here: `t nan`, `--seconds inf` and
     /// `--threshold nan` are refused where they are typed.)
     static func appendNumber(_ number: Double, to output: inout [UInt8]) {
-        guard number.isFinite else {
-            output.append(contentsOf: Array("null".utf8))
-            return
-        }
-        let text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: numberText(number).utf8)
+    }
+
+    /// A number as JSON writes it: whole numbers without a fraction, the rest in the shortest
+    /// form that reads back the same, and `null` for what JSON cannot hold.
+    static func numberText(_ number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        return number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {

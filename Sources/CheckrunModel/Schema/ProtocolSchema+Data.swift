@@ -83,8 +83,9 @@ extension ProtocolSchema {
           "minLength": 1
         },
         "expected": {
-          "description": "The outcomes, each judged pass, fail or not applicable: a sentence, or an object with a numeric target.",
+          "description": "The outcomes, each judged pass, fail or not applicable: a sentence, or an object with a numeric target. At most 1,000 to a check.",
           "type": "array",
+          "maxItems": 1000,
           "items": { "$ref": "#/$defs/expectedOutcome" }
         },
         "counters": {

@@ -76,6 +76,19 @@ extension UUID {
         return parsed ? value : nil
     }
 
+    /// Whether `bytes` spell an id the way checkrun stores ids: 36 characters, upper case.
+    /// Ids are compared as text, so another spelling of one is another id, added by hand.
+    package static func isStorageSpelling(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (position, byte) in bytes.enumerated() {
+            let valid = position == 8 || position == 13 || position == 18 || position == 23
+                ? byte == UInt8(ascii: "-")
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            if !valid { return false }
+        }
+        return true
+    }
+
     /// Whether `bytes` are this id in lower case, as a record's payload holds it: compared in
     /// place, with no text made.
     package func isSpelled(lowercaseIn bytes: UnsafeRawBufferPointer) -> Bool {

@@ -22,7 +22,7 @@ extension ResultStore {
             FROM json_each(?) ids JOIN result_attachments a ON a.result_id = ids.value
             """, ids
         ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let position = row.int(1), let hash = row.string(2) else { return }
+            guard let at = row.int(0), at >= 0, at < count, let position = row.storedInteger(1), let hash = row.string(2) else { return }
             attachments.add(Attachment(
                 hash: hash, name: row.string(3) ?? "", mediaType: row.string(4) ?? "application/octet-stream", size: row.int(5) ?? 0,
                 description: row.string(6) ?? "", outcome: row.int(7), attachedAt: row.date(8) ?? Date()), result: at, place: position)

@@ -86,6 +86,34 @@ package struct Row {
         }
     }
 
+    /// Whether a column holds an id spelled as checkrun stores ids, read in place.
+    package func isStorageID(_ index: Int32) -> Bool {
+        switch source {
+        case .sqlite(let statement):
+            guard sqlite3_column_type(statement, index) != SQLITE_NULL, let stored = sqlite3_column_text(statement, index) else { return false }
+            return UUID.isStorageSpelling(UnsafeRawBufferPointer(start: stored, count: Int(sqlite3_column_bytes(statement, index))))
+        #if PostgreSQL
+        case .server(let result, let row):
+            guard var text = Self.text(result, row, index) else { return false }
+            return text.withUTF8 { UUID.isStorageSpelling(UnsafeRawBufferPointer($0)) }
+        #endif
+        }
+    }
+
+    /// A whole number only when the column holds one as a number. SQLite lets any column hold
+    /// text, and reads text such as 'z' as 0: a place or sequence edited into text must not
+    /// pass for a real one.
+    package func storedInteger(_ index: Int32) -> Int? {
+        switch source {
+        case .sqlite(let statement):
+            sqlite3_column_type(statement, index) == SQLITE_INTEGER ? Int(sqlite3_column_int64(statement, index)) : nil
+        #if PostgreSQL
+        case .server(let result, let row):
+            Self.text(result, row, index).flatMap { Int($0) }
+        #endif
+        }
+    }
+
     package func int(_ index: Int32) -> Int? {
         switch source {
         case .sqlite(let statement):

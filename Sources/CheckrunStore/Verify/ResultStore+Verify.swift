@@ -63,18 +63,25 @@ extension ResultStore {
         return report
     }
 
-    /// Records and results whose session is gone: whole sessions deleted behind checkrun's back.
+    /// Records and results whose session is gone: whole sessions deleted behind checkrun's back,
+    /// or a session id written in another spelling (no session has one: see `idFormProblems`).
     func deletedSessionProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
+        func add(_ orphan: String, rows: String, deleted: String) {
+            let id = UUID(text: orphan)
+            let message = id?.storageText == orphan
+                ? deleted
+                : "\(rows) name the session \(DisplayText.preview(orphan, limit: 40)), an id checkrun did not write: they were added behind checkrun's back"
+            problems.append(VerificationProblem(session: id ?? UUID(), sequence: nil, message: message))
+        }
         let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
         for case let orphan? in orphans {
-            problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil, message: "the session was deleted, but its records remain"))
+            add(orphan, rows: "records", deleted: "the session was deleted, but its records remain")
         }
         // Results of a session that is gone: the session (and perhaps its records) was deleted.
         let leftBehind = try database.query("SELECT DISTINCT session_id FROM results WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
         for case let orphan? in leftBehind where !orphans.contains(orphan) {
-            problems.append(VerificationProblem(session: UUID(text: orphan) ?? UUID(), sequence: nil,
-                message: "the session was deleted behind checkrun's back, but its results remain"))
+            add(orphan, rows: "results", deleted: "the session was deleted behind checkrun's back, but its results remain")
         }
         return problems
     }

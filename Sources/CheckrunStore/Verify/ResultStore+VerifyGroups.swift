@@ -32,7 +32,13 @@ extension ResultStore {
             WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.check_name, r.attempt
             """, list
         ) { row in
-            guard let result = Self.readResult(row) else { return }
+            guard let result = Self.readResult(row) else {
+                // Its session id was matched by its exact text, so it is the result's own id.
+                let session = row.string(1).flatMap(UUID.init(text:)) ?? UUID()
+                report.problems.append(Self.idProblem(session, nil, "a result's id", row.string(0)))
+                return
+            }
+            if !row.isStorageID(0) { report.problems.append(Self.idProblem(result.sessionID, nil, "a result's id", row.string(0))) }
             results.append(result)
             stored.append(StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14)))
         }
@@ -80,9 +86,14 @@ extension ResultStore {
                 if let done = current { chains[done.session.id] = done }
                 current = row.string(0).flatMap(UUID.init(text:)).flatMap { sessions[$0] }.map(ChainCheck.init(session:))
             }
-            guard let resultID = row.string(2).flatMap(UUID.init(text:)), let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)),
-                  let session = current?.session.id else { return }
+            guard let session = current?.session.id else { return }
             report.records += 1
+            guard let resultID = row.string(2).flatMap(UUID.init(text:)), let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)) else {
+                report.problems.append(VerificationProblem(session: session, sequence: row.int(1),
+                    message: "the record names no result or no kind checkrun writes (\(DisplayText.preview(row.string(2) ?? "NULL", limit: 40)), \(DisplayText.preview(row.string(3) ?? "NULL", limit: 20))): it was changed behind checkrun's back"))
+                return
+            }
+            if !row.isStorageID(2) { report.problems.append(Self.idProblem(session, row.int(1), "the record's result id", row.string(2))) }
             current?.add(Record(sessionID: session, sequence: row.int(1) ?? 0, resultID: resultID, kind: kind, reason: row.string(4),
                                 payload: row.string(5) ?? "", recordedAt: row.date(6) ?? Date(), previousHash: row.string(7) ?? "",
                                 storedHash: row.string(8) ?? ""))
@@ -90,5 +101,13 @@ extension ResultStore {
         if let done = current { chains[done.session.id] = done }
         for session in sessions.values where chains[session.id] == nil { chains[session.id] = ChainCheck(session: session) }
         return chains
+    }
+
+    /// An id in the results tables or the records in a spelling checkrun never writes. The
+    /// session ids are read by their exact text, and `verify` finds others with the deleted
+    /// sessions' leftovers.
+    static func idProblem(_ session: UUID, _ sequence: Int?, _ place: String, _ value: String?) -> VerificationProblem {
+        VerificationProblem(session: session, sequence: sequence,
+            message: "\(place) is \(DisplayText.preview(value ?? "", limit: 40)), an id checkrun did not write: it was added behind checkrun's back")
     }
 }
