@@ -77,11 +77,26 @@ enum Measure {
     /// The median wall time of `runs` runs (this machine's timings vary by 10–30% from run to
     /// run), with the highest peak memory and the first failing status.
     static func typical(of runs: Int, _ executable: String, _ arguments: [String], input: String = "") -> Measurement {
-        let all = (0..<runs).map { _ in run(executable, arguments, input: input) }
+        typical((0..<runs).map { _ in run(executable, arguments, input: input) })
+    }
+
+    /// The median run's time, the largest peak, and the first failure's status.
+    static func typical(_ all: [Measurement]) -> Measurement {
         var result = all.sorted { $0.seconds < $1.seconds }[all.count / 2]
         result.peakMB = all.map(\.peakMB).max() ?? 0
         result.status = all.first { $0.status != 0 }?.status ?? 0
         return result
+    }
+
+    /// Two commands measured in turns, `runs` times each: the median of each.
+    static func alternating(_ runs: Int, _ first: (String, [String]), _ second: (String, [String])) -> (Measurement, Measurement) {
+        var firsts: [Measurement] = []
+        var seconds: [Measurement] = []
+        for _ in 0..<runs {
+            firsts.append(run(first.0, first.1))
+            seconds.append(run(second.0, second.1))
+        }
+        return (typical(firsts), typical(seconds))
     }
 
     static func median(_ values: [Double]) -> Double {

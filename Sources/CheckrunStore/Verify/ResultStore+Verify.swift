@@ -40,8 +40,8 @@ extension ResultStore {
         // while the chains are verified.
         let soundness = FileCheck(opener: opener)
         let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
-        let verified = try ParallelVerification.run(sessions, opener: opener, progress: progress) { store, ids, report, progress in
-            try store.verifyInGroups(ids, groupSize: 64, into: &report, progress: progress)
+        let verified = try ParallelVerification.run(sessions, groupSize: 64, opener: opener, progress: progress) { store, group, report in
+            try store.verifyGroup(group, into: &report)
         }
         report.sessions = verified.sessions
         report.records = verified.records
@@ -103,8 +103,8 @@ package struct SessionVerifier: Sendable {
 
     /// `release` limits the check of id spellings to that release's rows.
     package func verify(sessions ids: [UUID], release: String? = nil) throws -> VerificationReport {
-        var report = try ParallelVerification.run(ids, opener: opener, progress: nil) { store, ids, report, _ in
-            try store.verifyInGroups(ids, groupSize: 16, into: &report, progress: nil)
+        var report = try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
+            try store.verifyGroup(group, into: &report)
         }
         let store = try opener.open()
         defer { store.database.finish() }

@@ -2,20 +2,10 @@ import CheckrunModel
 import Foundation
 
 extension ResultStore {
-    /// How many sessions one round of queries covers: four queries for a group, not seven for
-    /// each session. Larger groups are faster and hold more in memory: `verify` on its own takes
-    /// 64, a report verifying beside its own work 16.
-    func verifyInGroups(_ ids: ArraySlice<UUID>, groupSize: Int, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
-        var start = ids.startIndex
-        while start < ids.endIndex {
-            let end = min(start + groupSize, ids.endIndex)
-            try verifyGroup(Array(ids[start..<end]), into: &report)
-            progress?(report.records)
-            start = end
-        }
-    }
-
-    private func verifyGroup(_ ids: [UUID], into report: inout VerificationReport) throws {
+    /// Verifies a group of sessions in one round of queries: four queries for a group, not
+    /// seven for each session. Larger groups are faster and hold more in memory: `verify` on its
+    /// own takes 64 sessions at a time, a report verifying beside its own work 16.
+    func verifyGroup(_ ids: [UUID], into report: inout VerificationReport) throws {
         let list: [SQLValue] = [.text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")]
         var sessions: [UUID: Session] = [:]
         try database.forEach("SELECT \(Self.sessionColumns) FROM sessions WHERE id IN (SELECT value FROM json_each(?))", list) { row in
