@@ -99,6 +99,22 @@ import Testing
         #expect(!report.isClean)
     }
 
+    /// A session row with no id at all, beside results filed under another spelling of a real
+    /// session's id: neither hides the other (SQLite lets a text key be NULL).
+    @Test func aSessionWithoutAnIdHidesNoLeftovers() throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        try Self.original(at: database.address)
+        try database.tamper("""
+            INSERT INTO sessions (id, release, build, plan, started_at) VALUES (NULL, 'r', 'b', '[]', 0);
+            INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, started_at, updated_at)
+                SELECT '11111111-1111-4111-8111-111111111111', lower(session_id), check_name, protocol_hash, attempt, started_at, updated_at FROM results LIMIT 1;
+            """)
+        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
+        #expect(report.fileProblems.contains { $0.hasPrefix("sessions.id holds NULL") }, "\(report.fileProblems)")
+        #expect(report.problems.contains { $0.message.contains("results name the session") }, "\(report.problems)")
+    }
+
     @Test(arguments: TestEngine.available, edits)
     func verifyNamesTheEdit(engine: TestEngine, sql: String) throws {
         let database = try TestDatabase(engine)

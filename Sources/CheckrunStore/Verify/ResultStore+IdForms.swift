@@ -34,7 +34,7 @@ extension ResultStore {
         /// Rows this check finds wrong, five at most. A server's columns are typed; SQLite's
         /// hold whatever was written, so there the place's type is asked too.
         func query(engine: StoreEngine) -> String {
-            var wrong = ["\(column) <> upper(\(column))", "length(\(column)) <> 36"]
+            var wrong = ["\(column) IS NULL", "\(column) <> upper(\(column))", "length(\(column)) <> 36"]
             if let place {
                 if engine == .sqlite { wrong.append("typeof(\(place)) <> 'integer'") }
                 wrong.append("\(place) < 0")
@@ -48,7 +48,7 @@ extension ResultStore {
     func idFormProblems(release: String? = nil) throws -> [String] {
         var problems: [String] = []
         func note(_ place: String, _ value: String?) {
-            problems.append("\(place) holds \(DisplayText.preview(value ?? "", limit: 40)), an id checkrun did not write: it was added behind checkrun's back")
+            problems.append("\(place) holds \(DisplayText.preview(value ?? "NULL", limit: 40)), an id checkrun did not write: it was added behind checkrun's back")
         }
         guard let release else {
             for check in Self.idChecks {

@@ -65,6 +65,8 @@ extension ResultStore {
 
     /// Records and results whose session is gone: whole sessions deleted behind checkrun's back,
     /// or a session id written in another spelling (no session has one: see `idFormProblems`).
+    /// A session row with a NULL id, added by hand, is left out of the list: it would make every
+    /// `NOT IN` unknown and hide them all.
     func deletedSessionProblems() throws -> [VerificationProblem] {
         var problems: [VerificationProblem] = []
         func add(_ orphan: String, rows: String, deleted: String) {
@@ -74,12 +76,12 @@ extension ResultStore {
                 : "\(rows) name the session \(DisplayText.preview(orphan, limit: 40)), an id checkrun did not write: they were added behind checkrun's back"
             problems.append(VerificationProblem(session: id ?? UUID(), sequence: nil, message: message))
         }
-        let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
+        let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
         for case let orphan? in orphans {
             add(orphan, rows: "records", deleted: "the session was deleted, but its records remain")
         }
         // Results of a session that is gone: the session (and perhaps its records) was deleted.
-        let leftBehind = try database.query("SELECT DISTINCT session_id FROM results WHERE session_id NOT IN (SELECT id FROM sessions)") { $0.string(0) }
+        let leftBehind = try database.query("SELECT DISTINCT session_id FROM results WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
         for case let orphan? in leftBehind where !orphans.contains(orphan) {
             add(orphan, rows: "results", deleted: "the session was deleted behind checkrun's back, but its results remain")
         }
