@@ -55,6 +55,10 @@ extension ServerAddressTests {
         #expect(passwords("host=db password=s3cretpass dbname=checkrun") == ["s3cretpass"])
         #expect(passwords("team.sqlite") == [])
         #expect(ServerAddressText.withoutPassword("postgresql://ana:s3cret@db/x?password=two&sslmode=verify-full") == "postgresql://ana@db/x?sslmode=verify-full")
+        #expect(ServerAddressText.withoutPassword("postgresql://ana@db/x?sslmode=verify-full&pass%77ord=two") == "postgresql://ana@db/x?sslmode=verify-full")
+        #expect(ServerAddressText.withoutPassword("postgresql://ana:s3/cr@t@db/x?password=two") == "postgresql://ana@db/x")
+        #expect(ServerAddressText.withoutPassword("postgresql://ana@db/x?sslmode=require") == "postgresql://ana@db/x?sslmode=require")
+        #expect(ServerAddressText.withoutPassword("team.sqlite") == "team.sqlite")
     }
 }
 

@@ -38,13 +38,19 @@ extension AttachmentStoreTests {
         }
     }
 
+    /// A session with one screenshot in `source`, and the export of the whole store.
+    static func exportOfOneScreenshot(from source: Fixture) throws -> (stored: StoredAttachment, export: String) {
+        let stored = try source.store.storeAttachment(path: try source.file("shot.png", png))
+        _ = try source.sessionWithEvidence([attachment(stored)])
+        var written = ""
+        _ = try source.store.export(release: nil) { written += $0 }
+        return (stored, written)
+    }
+
     @Test(arguments: TestEngine.available) func bytesNoRecordNamesAreNotTakenInByAMerge(engine: TestEngine) throws {
         let source = try Fixture(engine)
         defer { source.remove() }
-        let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
-        _ = try source.sessionWithEvidence([Self.attachment(stored)])
-        var written = ""
-        _ = try source.store.export(release: nil) { written += $0 }
+        let (stored, written) = try Self.exportOfOneScreenshot(from: source)
         let stuffed = Self.hash(Array("stuffed".utf8))
         let piece = "{\"hash\": \"\(stuffed)\", \"size\": 7, \"offset\": 0, \"data\": \"c3R1ZmZlZA==\"},"
         let text = written.replacingOccurrences(of: "\"attachments\": [", with: "\"attachments\": [\n" + piece)
@@ -86,10 +92,7 @@ extension AttachmentStoreTests {
     @Test(arguments: TestEngine.available) func aMergeWhoseEvidenceIsMissingOrAlteredWritesNothing(engine: TestEngine) throws {
         let source = try Fixture(engine)
         defer { source.remove() }
-        let stored = try source.store.storeAttachment(path: try source.file("shot.png", Self.png))
-        _ = try source.sessionWithEvidence([Self.attachment(stored)])
-        var written = ""
-        _ = try source.store.export(release: nil) { written += $0 }
+        let written = try Self.exportOfOneScreenshot(from: source).export
         let firstPiece = try #require(written.range(of: "\"data\": \""))
         let altered = written.replacingCharacters(in: firstPiece.upperBound..<written.index(firstPiece.upperBound, offsetBy: 12), with: "AAAAAAAAAAAA")
         let withoutBytes = written.replacingOccurrences(of: #"\"attachments\": \[\n[\s\S]*?\n\], "#, with: "\"attachments\": [], ", options: .regularExpression)

@@ -10,18 +10,25 @@ package enum ServerAddressText {
 
     /// The address with any password left out (anything else is returned as it is), for a
     /// command checkrun suggests: libpq then reads the password from PGPASSWORD or ~/.pgpass.
+    /// The passwords are those `passwordOffsets` finds, the one place that knows where they
+    /// lie: the user part's loses its colon, a parameter its key and one "&" or "?".
     package static func withoutPassword(_ text: String) -> String {
         guard isServer(text) else { return text }
-        var address = text
-        if let schemeEnd = text.range(of: "://"), let at = text[schemeEnd.upperBound...].lastIndex(of: "@"),
-           let colon = text[schemeEnd.upperBound..<at].firstIndex(of: ":") {
-            address.removeSubrange(colon..<at)
+        let ampersand = UInt8(ascii: "&"), question = UInt8(ascii: "?")
+        var bytes = Array(text.utf8)
+        for range in passwordOffsets(in: bytes).reversed() where range.lowerBound > 0 {
+            if bytes[range.lowerBound - 1] == UInt8(ascii: ":") {
+                bytes.removeSubrange(range.lowerBound - 1..<range.upperBound)
+                continue
+            }
+            let start = bytes[..<range.lowerBound].lastIndex { $0 == ampersand || $0 == question }.map { $0 + 1 } ?? 0
+            if range.upperBound < bytes.count, bytes[range.upperBound] == ampersand {
+                bytes.removeSubrange(start..<range.upperBound + 1)
+            } else {
+                bytes.removeSubrange(max(0, start - 1)..<range.upperBound)
+            }
         }
-        if let question = address.firstIndex(of: "?") {
-            let parameters = address[address.index(after: question)...].split(separator: "&").filter { !$0.lowercased().hasPrefix("password=") }
-            address = String(address[..<question]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
-        }
-        return address
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The address with every password replaced by "…" (in the user part and as a parameter),
