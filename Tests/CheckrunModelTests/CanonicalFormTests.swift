@@ -43,6 +43,21 @@ import Testing
                            payload: payload, recordedAt: Date(timeIntervalSince1970: 0), previousHash: answer.hash)
         #expect(amend.hash == "e35c8986d2e8fcf46c5463008df372405a2400beb58ab5a1bdd7180a9035fbc3")
         #expect(answer.hash == SHA256.hex([session.digest, "1", "answer", "\"\"", payload].joined(separator: "\n")), "the form the spec writes down")
+        // Verification checks the same hash over the row's text read in place.
+        func matches(_ record: Record, payload: String, hash: String) -> Bool {
+            Array(payload.utf8).withUnsafeBytes { payloadBytes in
+                Array(record.previousHash.utf8).withUnsafeBytes { previousBytes in
+                    Array(hash.utf8).withUnsafeBytes {
+                        Record.hashMatches(sequence: record.sequence, kind: record.kind, reason: record.reason, payload: payloadBytes,
+                                           previousHash: previousBytes, storedHash: $0)
+                    }
+                }
+            }
+        }
+        #expect(matches(answer, payload: payload, hash: answer.hash) && matches(amend, payload: payload, hash: amend.hash))
+        #expect(!matches(answer, payload: payload + " ", hash: answer.hash))
+        #expect(!matches(answer, payload: payload, hash: answer.hash.uppercased()))
+        #expect(!matches(amend, payload: payload, hash: answer.hash))
     }
 }
 

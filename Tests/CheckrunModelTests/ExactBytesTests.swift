@@ -19,6 +19,9 @@ import Testing
     func sameBytesOnlyWhenEveryByteIs(left: String, right: String, same: Bool) {
         #expect(left.hasSameBytes(as: right) == same)
         #expect(left.hasSameBytes(as: Array(right.utf8)) == same)
+        // As verification compares a row's text in place with a payload it built.
+        let inPlace = Array(left.utf8).withUnsafeBytes { leftBytes in Array(right.utf8).withUnsafeBytes { leftBytes.hasSameBytes(as: $0) } }
+        #expect(inPlace == same)
     }
 
     @Test func aPrefixIsComparedByBytes() {

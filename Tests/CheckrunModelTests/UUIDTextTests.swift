@@ -32,10 +32,12 @@ import Testing
             #expect(UUID(text: id.uuidString) == id)
             #expect(UUID(text: id.lowercasedText) == id)
             #expect(UUID(text: id.storageText) == id)
+            #expect(Array(id.storageText.utf8).withUnsafeBytes { UUID(utf8: $0) } == id, "read in place from a row")
         }
         for bad in ["", "not a uuid", "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F", "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0FG", "6F1E2D3C4B5A-4978-8695-A4B3C2D1E0F9A",
                     "6F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9 ", "6f1e2d3c_4b5a_4978_8695_a4b3c2d1e0f9"] {
             #expect(UUID(text: bad) == nil, "\(bad)")
+            #expect(Array(bad.utf8).withUnsafeBytes { UUID(utf8: $0) } == nil, "\(bad)")
             #expect(UUID(uuidString: bad) == nil, "Foundation agrees about \(bad)")
         }
     }

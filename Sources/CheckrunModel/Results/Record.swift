@@ -54,6 +54,16 @@ package struct Record: Sendable, Equatable {
 
     /// The fields joined by line ends, fed in pieces so the payload is not copied first.
     private static func hasher(sequence: Int, kind: Kind, reason: String?, payload: String, previousHash: String) -> SHA256.Hasher {
+        var payload = payload
+        var previousHash = previousHash
+        return payload.withUTF8 { payloadBytes in
+            previousHash.withUTF8 { previousBytes in
+                hasher(sequence: sequence, kind: kind, reason: reason, payload: UnsafeRawBufferPointer(payloadBytes), previousHash: UnsafeRawBufferPointer(previousBytes))
+            }
+        }
+    }
+
+    private static func hasher(sequence: Int, kind: Kind, reason: String?, payload: UnsafeRawBufferPointer, previousHash: UnsafeRawBufferPointer) -> SHA256.Hasher {
         var hasher = SHA256.Hasher()
         hasher.update(previousHash)
         hasher.update("\n\(sequence)\n\(kind.rawValue)\n")
@@ -61,6 +71,14 @@ package struct Record: Sendable, Equatable {
         hasher.update("\n")
         hasher.update(payload)
         return hasher
+    }
+
+    /// Whether `storedHash` is the hash of these fields, all read in place from a database
+    /// row: verification checks every record without making a string of its payload.
+    package static func hashMatches(sequence: Int, kind: Kind, reason: String?, payload: UnsafeRawBufferPointer,
+                                    previousHash: UnsafeRawBufferPointer, storedHash: UnsafeRawBufferPointer) -> Bool {
+        var hasher = hasher(sequence: sequence, kind: kind, reason: reason, payload: payload, previousHash: previousHash)
+        return hasher.finalMatches(hexBytes: storedHash)
     }
 
     /// Whether the stored hash is the one this record's content gives.

@@ -33,3 +33,12 @@ extension String {
         }
     }
 }
+
+extension UnsafeRawBufferPointer {
+    /// Whether the two buffers hold the same bytes (two empty ones do, wherever they point).
+    package func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+        guard count == other.count else { return false }
+        guard let base = baseAddress, let otherBase = other.baseAddress else { return true }
+        return memcmp(base, otherBase, count) == 0
+    }
+}

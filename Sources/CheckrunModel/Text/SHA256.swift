@@ -73,19 +73,22 @@ package enum SHA256 {
         /// Whether the digest is `hex` (64 lowercase hexadecimal digits), compared where both
         /// lie: verifying a database checks a digest for every record.
         package mutating func finalMatches(hex: String) -> Bool {
-            finish()
             var hex = hex
-            return hex.withUTF8 { digits in
-                guard digits.count == 64 else { return false }
-                for (index, word) in state.enumerated() {
-                    for byte in 0..<4 {
-                        let value = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
-                        guard digits[index * 8 + byte * 2] == hexDigits[Int(value >> 4)],
-                              digits[index * 8 + byte * 2 + 1] == hexDigits[Int(value & 0x0F)] else { return false }
-                    }
+            return hex.withUTF8 { finalMatches(hexBytes: UnsafeRawBufferPointer($0)) }
+        }
+
+        /// `finalMatches(hex:)` for digits read in place, as a database row holds them.
+        package mutating func finalMatches(hexBytes digits: UnsafeRawBufferPointer) -> Bool {
+            finish()
+            guard digits.count == 64 else { return false }
+            for (index, word) in state.enumerated() {
+                for byte in 0..<4 {
+                    let value = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
+                    guard digits[index * 8 + byte * 2] == hexDigits[Int(value >> 4)],
+                          digits[index * 8 + byte * 2 + 1] == hexDigits[Int(value & 0x0F)] else { return false }
                 }
-                return true
             }
+            return true
         }
 
         /// The digest as 64 lowercase hexadecimal digits, as `sha256sum` prints it.

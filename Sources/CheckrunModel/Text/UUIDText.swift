@@ -55,6 +55,12 @@ extension UUID {
         self.init(uuid: parsed)
     }
 
+    /// `init(text:)` for text read in place, as a database row holds it.
+    package init?(utf8 bytes: UnsafeRawBufferPointer) {
+        guard let parsed = Self.parse(bytes) else { return nil }
+        self.init(uuid: parsed)
+    }
+
     /// The id these 36 bytes spell, in either case; nil when they spell none. Read into the
     /// value itself: a database's verification parses hundreds of thousands of ids.
     private static func parse(_ bytes: UnsafeRawBufferPointer) -> uuid_t? {

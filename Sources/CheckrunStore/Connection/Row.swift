@@ -35,13 +35,6 @@ package struct Row {
     init(statement: OpaquePointer) { source = .sqlite(statement) }
     #if PostgreSQL
     init(result: OpaquePointer, row: Int32) { source = .server(result, row) }
-
-    /// A server's value as text; nil for NULL.
-    private static func text(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> String? {
-        guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column) else { return nil }
-        let count = Int(PQgetlength(result, row, column))
-        return value.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
-    }
     #endif
 
     package func isNull(_ index: Int32) -> Bool {
@@ -53,51 +46,45 @@ package struct Row {
         }
     }
 
-    /// Text as stored, NUL characters included (String(cString:) would stop at the first).
-    package func string(_ index: Int32) -> String? {
+    /// A text column's bytes where the engine keeps them, for the length of `body` only; nil
+    /// for NULL. Verification reads every record this way: no string is made of a value that
+    /// is only hashed or compared.
+    package func withText<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T? {
         switch source {
         case .sqlite(let statement):
+            // The type first: asking for text converts a number in place.
             guard sqlite3_column_type(statement, index) != SQLITE_NULL, let text = sqlite3_column_text(statement, index) else { return nil }
-            let count = Int(sqlite3_column_bytes(statement, index))
-            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+            return try body(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
         #if PostgreSQL
         case .server(let result, let row):
-            return Self.text(result, row, index)
+            guard PQgetisnull(result, row, index) == 0, let value = PQgetvalue(result, row, index) else { return nil }
+            return try body(UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(result, row, index))))
         #endif
         }
+    }
+
+    /// `withText`, with NULL read as empty text.
+    package func withTextOrEmpty<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try withText(index, body) ?? body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Text as stored, NUL characters included (String(cString:) would stop at the first).
+    package func string(_ index: Int32) -> String? {
+        withText(index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether a column holds exactly `text`'s bytes, read in place: no string is made for a
     /// value that is only compared.
     package func hasText(_ index: Int32, equalTo text: String) -> Bool {
-        switch source {
-        case .sqlite(let statement):
-            guard sqlite3_column_type(statement, index) != SQLITE_NULL, let stored = sqlite3_column_text(statement, index) else { return false }
-            let count = Int(sqlite3_column_bytes(statement, index))
+        withText(index) { stored in
             var text = text
-            return text.withUTF8 { bytes in
-                guard let base = bytes.baseAddress else { return count == 0 }
-                return bytes.count == count && memcmp(base, stored, count) == 0
-            }
-        #if PostgreSQL
-        case .server(let result, let row):
-            return Self.text(result, row, index).map { $0.hasSameBytes(as: text) } ?? false
-        #endif
-        }
+            return text.withUTF8 { UnsafeRawBufferPointer($0).hasSameBytes(as: stored) }
+        } ?? false
     }
 
     /// Whether a column holds an id spelled as checkrun stores ids, read in place.
     package func isStorageID(_ index: Int32) -> Bool {
-        switch source {
-        case .sqlite(let statement):
-            guard sqlite3_column_type(statement, index) != SQLITE_NULL, let stored = sqlite3_column_text(statement, index) else { return false }
-            return UUID.isStorageSpelling(UnsafeRawBufferPointer(start: stored, count: Int(sqlite3_column_bytes(statement, index))))
-        #if PostgreSQL
-        case .server(let result, let row):
-            guard var text = Self.text(result, row, index) else { return false }
-            return text.withUTF8 { UUID.isStorageSpelling(UnsafeRawBufferPointer($0)) }
-        #endif
-        }
+        withText(index) { UUID.isStorageSpelling($0) } ?? false
     }
 
     /// A whole number only when the column holds one as a number. SQLite lets any column hold
@@ -109,7 +96,7 @@ package struct Row {
             sqlite3_column_type(statement, index) == SQLITE_INTEGER ? Int(sqlite3_column_int64(statement, index)) : nil
         #if PostgreSQL
         case .server(let result, let row):
-            Self.text(result, row, index).flatMap { Int($0) }
+            string(index).flatMap { Int($0) }
         #endif
         }
     }
@@ -121,7 +108,7 @@ package struct Row {
         #if PostgreSQL
         case .server(let result, let row):
             // Whole numbers as they are; a double only when it is one (never a trap on 1e300).
-            Self.text(result, row, index).flatMap { Int($0) ?? Double($0).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
+            string(index).flatMap { Int($0) ?? Double($0).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
         #endif
         }
     }
@@ -132,7 +119,7 @@ package struct Row {
             sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement, index)
         #if PostgreSQL
         case .server(let result, let row):
-            Self.text(result, row, index).flatMap { Double($0) }
+            string(index).flatMap { Double($0) }
         #endif
         }
     }

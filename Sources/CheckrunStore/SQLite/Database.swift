@@ -42,6 +42,7 @@ package final class Database: StoreConnection {
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
         waitWhenBusy(seconds: Self.busySeconds)
+        defineFunctions()
     }
 
     /// How long a connection waits for another writer before it gives up.

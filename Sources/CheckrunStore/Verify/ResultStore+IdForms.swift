@@ -32,9 +32,12 @@ extension ResultStore {
         }
 
         /// Rows this check finds wrong, five at most. A server's columns are typed; SQLite's
-        /// hold whatever was written, so there the place's type is asked too.
+        /// hold whatever was written, so there the place's type is asked too, and the id's
+        /// spelling is checked by checkrun's own function (see `Database.defineFunctions`).
         func query(engine: StoreEngine) -> String {
-            var wrong = ["\(column) IS NULL", "\(column) <> upper(\(column))", "length(\(column)) <> 36"]
+            var wrong = engine == .sqlite
+                ? ["NOT checkrun_is_id(\(column))"]
+                : ["\(column) IS NULL", "\(column) <> upper(\(column))", "length(\(column)) <> 36"]
             if let place {
                 if engine == .sqlite { wrong.append("typeof(\(place)) <> 'integer'") }
                 wrong.append("\(place) < 0")

@@ -76,12 +76,14 @@ extension ResultStore {
                 : "\(rows) name the session \(DisplayText.preview(orphan, limit: 40)), an id checkrun did not write: they were added behind checkrun's back"
             problems.append(VerificationProblem(session: id ?? UUID(), sequence: nil, message: message))
         }
-        let orphans = try database.query("SELECT DISTINCT session_id FROM records WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
+        // Each session id once (the key's index gives them in order), then looked up: not a
+        // lookup per record.
+        let orphans = try database.query("SELECT session_id FROM (SELECT DISTINCT session_id FROM records) AS d WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
         for case let orphan? in orphans {
             add(orphan, rows: "records", deleted: "the session was deleted, but its records remain")
         }
         // Results of a session that is gone: the session (and perhaps its records) was deleted.
-        let leftBehind = try database.query("SELECT DISTINCT session_id FROM results WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
+        let leftBehind = try database.query("SELECT session_id FROM (SELECT DISTINCT session_id FROM results) AS d WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
         for case let orphan? in leftBehind where !orphans.contains(orphan) {
             add(orphan, rows: "results", deleted: "the session was deleted behind checkrun's back, but its results remain")
         }
@@ -123,32 +125,32 @@ package struct SessionVerifier: Sendable {
 extension ResultStore {
 
     /// Compares what the results tables hold for a session with what its records say.
-    /// `stored` holds the columns beside each of `tables`, in the same places.
-    func tableProblems(_ sessionID: UUID, _ chain: ChainCheck, _ tables: ArraySlice<CheckResult>, _ stored: ArraySlice<StoredColumns>) -> [VerificationProblem] {
+    func tableProblems(of chain: ChainCheck) -> [VerificationProblem] {
+        let sessionID = chain.session.id
+        let tables = chain.tables
         var problems: [VerificationProblem] = []
         func add(_ sequence: Int?, _ message: String) {
             problems.append(VerificationProblem(session: sessionID, sequence: sequence, message: message))
         }
         let edited = "it was edited behind checkrun's back"
-        for (result, columns) in zip(tables, stored) {
-            guard let record = chain.latest[result.id] else {
+        for (place, (result, columns)) in zip(tables.results, tables.stored).enumerated() {
+            guard let latest = tables.latest[place] else {
                 add(nil, "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded")
                 continue
             }
-            if let difference = Self.difference(between: result, and: record, sessionID: sessionID) {
-                add(record.sequence, "\(result.check): the results table differs from the record (\(difference)); \(edited)")
+            if let payload = latest.differing, let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID) {
+                add(latest.sequence, "\(result.check): the results table differs from the record (\(difference)); \(edited)")
             }
             let amended = chain.amendments[result.id] ?? (0, nil)
             if columns.activeSeconds != result.activeSeconds {
-                add(record.sequence, "\(result.check): the results table differs from the record (the active time differs); \(edited)")
+                add(latest.sequence, "\(result.check): the results table differs from the record (the active time differs); \(edited)")
             }
             if columns.amendments != amended.count || !Self.sameBytes(columns.amendReason, amended.reason) {
-                add(record.sequence, "\(result.check): the results table shows \(columns.amendments) amendments, the records \(amended.count); \(edited)")
+                add(latest.sequence, "\(result.check): the results table shows \(columns.amendments) amendments, the records \(amended.count); \(edited)")
             }
         }
-        let present = Set(tables.map(\.id))
-        for (id, record) in chain.latest where !present.contains(id) {
-            add(record.sequence, "\(Self.checkName(record)): the result was deleted from the results table")
+        for only in tables.recordedOnly.values {
+            add(only.sequence, "\(only.check): the result was deleted from the results table")
         }
         return problems
     }
@@ -172,14 +174,14 @@ extension ResultStore {
     /// payload holds every field and time, so comparing its text compares all of them at once,
     /// byte for byte: Swift's `==` on strings would take "é" and "e" with a combining accent
     /// for the same text, and let such an edit through.
-    static func difference(between shown: CheckResult, and record: Record, sessionID: UUID) -> String? {
-        if record.payload.hasSameBytes(as: shown.payloadBytes) { return nil }
-        guard let recorded = CheckResult.decoding(payload: record.payload, sessionID: sessionID) else { return "the record cannot be read" }
+    static func difference(between shown: CheckResult, andRecorded payload: String, sessionID: UUID) -> String? {
+        if payload.hasSameBytes(as: shown.payloadBytes) { return nil }
+        guard let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID) else { return "the record cannot be read" }
         var padded = shown
         // Unanswered outcomes are not rows in the table: the record's count of them stands.
         while padded.outcomes.count < recorded.outcomes.count { padded.outcomes.append(nil) }
         // Equal in every field though not in text: written by another version of the writer.
-        if padded.payload.hasSameBytes(as: record.payload) || padded.payload.hasSameBytes(as: recorded.payload) { return nil }
+        if padded.payload.hasSameBytes(as: payload) || padded.payload.hasSameBytes(as: recorded.payload) { return nil }
         if recorded.verdict != shown.verdict { return "verdict \(recorded.verdict?.rawValue ?? "none") recorded, \(shown.verdict?.rawValue ?? "none") in the table" }
         if recorded.notes != shown.notes { return "the notes differ" }
         if recorded.outcomes.map({ $0?.verdict }) != padded.outcomes.map({ $0?.verdict }) { return "an expected outcome differs" }
@@ -188,9 +190,5 @@ extension ResultStore {
         if recorded.updatedAt != shown.updatedAt { return "the time it was last answered differs, which decides the latest attempt" }
         if recorded.attempt != shown.attempt || recorded.check != shown.check { return "the check or attempt differs" }
         return "a field or the time of an answer differs (perhaps the same letters written with other bytes)"
-    }
-
-    static func checkName(_ record: Record) -> String {
-        (try? JSONParser.parse(record.payload))?["check"]?.stringValue ?? "a result"
     }
 }

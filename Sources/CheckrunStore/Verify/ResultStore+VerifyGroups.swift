@@ -2,16 +2,38 @@ import CheckrunModel
 import Foundation
 
 extension ResultStore {
-    /// Verifies a group of sessions in one round of queries: four queries for a group, not
+    /// Verifies a group of sessions in one round of queries: six queries for a group, not
     /// seven for each session. Larger groups are faster and hold more in memory: `verify` on its
-    /// own takes 64 sessions at a time, a report verifying beside its own work 16.
+    /// own takes 64 sessions at a time, a report verifying beside its own work 16. The tables
+    /// are read first, so each record is compared with them as it streams past.
     func verifyGroup(_ ids: [UUID], into report: inout VerificationReport) throws {
         let list: [SQLValue] = [.text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")]
         var sessions: [UUID: Session] = [:]
         try database.forEach("SELECT \(Self.sessionColumns) FROM sessions WHERE id IN (SELECT value FROM json_each(?))", list) { row in
             if let session = Self.readSession(row) { sessions[session.id] = session }
         }
-        let chains = try chainChecks(of: sessions, list, into: &report)
+        let tables = try sessionTables(list, into: &report)
+        let chains = try chainChecks(of: sessions, tables, list, into: &report)
+        for id in ids {
+            report.sessions += 1
+            guard let session = sessions[id], let chain = chains[id] else {
+                report.problems.append(VerificationProblem(session: id, sequence: nil, message: "the session is gone"))
+                continue
+            }
+            report.problems += chain.problems
+            report.namedAttachments += chain.attachments
+            if chain.count == 0 && session.finishedAt != nil {
+                // A walk that has had no answer yet has no records, and is unfinished; a finished
+                // session without one was added, or emptied, behind checkrun's back.
+                report.problems.append(VerificationProblem(session: id, sequence: nil,
+                    message: "the session is marked finished but has no records: it was added or emptied behind checkrun's back"))
+            }
+            report.problems += tableProblems(of: chain)
+        }
+    }
+
+    /// The group's results as the tables hold them, with their parts, session by session.
+    private func sessionTables(_ list: [SQLValue], into report: inout VerificationReport) throws -> [UUID: SessionTables] {
         // In the order of the unique index on (session, check, attempt): nothing to sort, and
         // each session's results side by side.
         var results: [CheckResult] = []
@@ -33,39 +55,27 @@ extension ResultStore {
             stored.append(StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14)))
         }
         try loadParts(of: &results)
-        var bySession: [UUID: Range<Int>] = [:]
+        var tables: [UUID: SessionTables] = [:]
         var start = 0
         while start < results.count {
             var end = start + 1
             while end < results.count && results[end].sessionID == results[start].sessionID { end += 1 }
-            bySession[results[start].sessionID] = start..<end
+            tables[results[start].sessionID] = SessionTables(results[start..<end], stored[start..<end])
             start = end
         }
-        for id in ids {
-            report.sessions += 1
-            guard let session = sessions[id], let chain = chains[id] else {
-                report.problems.append(VerificationProblem(session: id, sequence: nil, message: "the session is gone"))
-                continue
-            }
-            report.problems += chain.problems
-            report.namedAttachments += chain.attachments
-            if chain.count == 0 && session.finishedAt != nil {
-                // A walk that has had no answer yet has no records, and is unfinished; a finished
-                // session without one was added, or emptied, behind checkrun's back.
-                report.problems.append(VerificationProblem(session: id, sequence: nil,
-                    message: "the session is marked finished but has no records: it was added or emptied behind checkrun's back"))
-            }
-            let range = bySession[id] ?? 0..<0
-            report.problems += tableProblems(id, chain, results[range], stored[range])
-        }
+        return tables
     }
 
     /// Every session's records, in order, through its chain check. The records come session
     /// by session, so one check is filled at a time and a session's id is read only where the
-    /// next session begins.
-    private func chainChecks(of sessions: [UUID: Session], _ list: [SQLValue], into report: inout VerificationReport) throws -> [UUID: ChainCheck] {
+    /// next session begins; each record's text is read in place.
+    private func chainChecks(of sessions: [UUID: Session], _ tables: [UUID: SessionTables], _ list: [SQLValue],
+                             into report: inout VerificationReport) throws -> [UUID: ChainCheck] {
         var chains: [UUID: ChainCheck] = [:]
         var current: ChainCheck?
+        func check(_ session: Session) -> ChainCheck {
+            ChainCheck(session: session, tables: tables[session.id] ?? SessionTables([], []))
+        }
         try database.forEach(
             """
             SELECT session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records
@@ -74,22 +84,29 @@ extension ResultStore {
         ) { row in
             if current.map({ !row.hasText(0, equalTo: $0.session.id.storageText) }) ?? true {
                 if let done = current { chains[done.session.id] = done }
-                current = row.string(0).flatMap(UUID.init(text:)).flatMap { sessions[$0] }.map(ChainCheck.init(session:))
+                current = row.string(0).flatMap(UUID.init(text:)).flatMap { sessions[$0] }.map(check)
             }
             guard let session = current?.session.id else { return }
             report.records += 1
-            guard let resultID = row.string(2).flatMap(UUID.init(text:)), let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)) else {
+            guard let resultID = row.withText(2, { UUID(utf8: $0) }) ?? nil, let kind = row.string(3).flatMap(Record.Kind.init(rawValue:)) else {
                 report.problems.append(VerificationProblem(session: session, sequence: row.int(1),
                     message: "the record names no result or no kind checkrun writes (\(DisplayText.preview(row.string(2) ?? "NULL", limit: 40)), \(DisplayText.preview(row.string(3) ?? "NULL", limit: 20))): it was changed behind checkrun's back"))
                 return
             }
             if !row.isStorageID(2) { report.problems.append(Self.idProblem(session, row.int(1), "the record's result id", row.string(2))) }
-            current?.add(Record(sessionID: session, sequence: row.int(1) ?? 0, resultID: resultID, kind: kind, reason: row.string(4),
-                                payload: row.string(5) ?? "", recordedAt: row.date(6) ?? Date(), previousHash: row.string(7) ?? "",
-                                storedHash: row.string(8) ?? ""))
+            let record = (sequence: row.int(1) ?? 0, reason: row.string(4))
+            // NULL where checkrun always writes text reads as empty text, which no hash matches.
+            row.withTextOrEmpty(5) { payload in
+                row.withTextOrEmpty(7) { previousHash in
+                    row.withTextOrEmpty(8) { hash in
+                        current?.add(ChainCheck.RecordInPlace(sequence: record.sequence, resultID: resultID, kind: kind, reason: record.reason,
+                                                              payload: payload, previousHash: previousHash, hash: hash))
+                    }
+                }
+            }
         }
         if let done = current { chains[done.session.id] = done }
-        for session in sessions.values where chains[session.id] == nil { chains[session.id] = ChainCheck(session: session) }
+        for session in sessions.values where chains[session.id] == nil { chains[session.id] = check(session) }
         return chains
     }
 

@@ -1,0 +1,47 @@
+import CheckrunModel
+import Foundation
+
+/// One session's results as the results tables hold them, and what its records say of each:
+/// the sequence of each result's latest record, and whether that record's payload is, byte
+/// for byte, the one the tables give. Each table result's payload is built once, when its
+/// first record arrives; a record's text is kept only while it is its result's latest and
+/// differs (an answer in progress, or an edit), to say what differs.
+struct SessionTables {
+    let results: ArraySlice<CheckResult>
+    /// The columns beside each result that its payload does not hold, in the same places.
+    let stored: ArraySlice<ResultStore.StoredColumns>
+    private let places: [UUID: Int]
+    private var payloads: [[UInt8]?]
+    /// By place in `results`: the latest record of that result.
+    private(set) var latest: [Latest?]
+    /// Results the records hold that the tables do not: their latest record and check.
+    private(set) var recordedOnly: [UUID: (sequence: Int, check: String)] = [:]
+
+    struct Latest {
+        var sequence: Int
+        /// The record's payload when it differs from the tables'; nil when it is the same.
+        var differing: String?
+    }
+
+    init(_ results: ArraySlice<CheckResult>, _ stored: ArraySlice<ResultStore.StoredColumns>) {
+        self.results = results
+        self.stored = stored
+        var places: [UUID: Int] = [:]
+        places.reserveCapacity(results.count)
+        for (place, result) in results.enumerated() { places[result.id] = place }
+        self.places = places
+        payloads = Array(repeating: nil, count: results.count)
+        latest = Array(repeating: nil, count: results.count)
+    }
+
+    /// Notes a record of result `id`, the latest so far, with its payload read in place.
+    mutating func note(_ id: UUID, sequence: Int, payload: UnsafeRawBufferPointer) {
+        guard let place = places[id] else {
+            recordedOnly[id] = (sequence, ChainCheck.checkName(payload))
+            return
+        }
+        if payloads[place] == nil { payloads[place] = results[results.startIndex + place].payloadBytes }
+        let matches = payloads[place]?.withUnsafeBytes { $0.hasSameBytes(as: payload) } ?? false
+        latest[place] = Latest(sequence: sequence, differing: matches ? nil : String(decoding: payload, as: UTF8.self))
+    }
+}
