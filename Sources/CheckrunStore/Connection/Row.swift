@@ -95,7 +95,7 @@ package struct Row {
         case .sqlite(let statement):
             sqlite3_column_type(statement, index) == SQLITE_INTEGER ? Int(sqlite3_column_int64(statement, index)) : nil
         #if PostgreSQL
-        case .server(let result, let row):
+        case .server:
             string(index).flatMap { Int($0) }
         #endif
         }
@@ -106,7 +106,7 @@ package struct Row {
         case .sqlite(let statement):
             sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(statement, index))
         #if PostgreSQL
-        case .server(let result, let row):
+        case .server:
             // Whole numbers as they are; a double only when it is one (never a trap on 1e300).
             string(index).flatMap { Int($0) ?? Double($0).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? ($0 == "t" ? 1 : $0 == "f" ? 0 : nil) }
         #endif
@@ -118,7 +118,7 @@ package struct Row {
         case .sqlite(let statement):
             sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement, index)
         #if PostgreSQL
-        case .server(let result, let row):
+        case .server:
             string(index).flatMap { Double($0) }
         #endif
         }
