@@ -115,6 +115,24 @@ import Testing
         #expect(report.problems.contains { $0.message.contains("results name the session") }, "\(report.problems)")
     }
 
+    /// A copy of a result under its id in lower case reads as the same id: the copy is named,
+    /// and the genuine row, which its records match, is not called unrecorded.
+    @Test(arguments: TestEngine.available)
+    func aCopyOfAResultUnderItsIdInLowerCaseIsNamedAndTheGenuineRowStands(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.original(at: database.address)
+        try database.tamper("""
+            INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, started_at, updated_at)
+                SELECT lower(id), session_id, check_name, protocol_hash, attempt + 1, verdict, started_at, updated_at FROM results
+            """)
+        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
+        let messages = report.problems.map(\.message)
+        #expect(messages.contains { $0.contains("a result's id is") }, "\(messages)")
+        #expect(messages.contains { $0.contains("the results table differs from the record") }, "\(messages)")
+        #expect(!messages.contains { $0.contains("never recorded") }, "\(messages)")
+    }
+
     @Test(arguments: TestEngine.available, edits)
     func verifyNamesTheEdit(engine: TestEngine, sql: String) throws {
         let database = try TestDatabase(engine)

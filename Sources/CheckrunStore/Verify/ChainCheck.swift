@@ -4,7 +4,7 @@ import Foundation
 /// Walks one session's records in order: each record's own hash, its link to the one before,
 /// gaps in the sequence, and that the result it names is the result it holds. Each record is
 /// compared, as it is read, with the payload the results tables give for its result, so no
-/// record's text is kept unless it differs (see `ChainCheck+Tables`).
+/// record's text is kept unless it differs (see `SessionTables`).
 struct ChainCheck {
     let session: Session
     /// The session's results as the tables hold them, with what the records say of each.
@@ -79,7 +79,11 @@ struct ChainCheck {
 
     /// The check a payload names, for messages; "a result" when it cannot be read.
     static func checkName(_ payload: UnsafeRawBufferPointer) -> String {
-        (try? JSONParser.parse(String(decoding: payload, as: UTF8.self)))?["check"]?.stringValue ?? "a result"
+        checkName(String(decoding: payload, as: UTF8.self))
+    }
+
+    static func checkName(_ payload: String) -> String {
+        (try? JSONParser.parse(payload))?["check"]?.stringValue ?? "a result"
     }
 
     /// The result a payload holds, when it lists attachments; nil for the rest, which are not

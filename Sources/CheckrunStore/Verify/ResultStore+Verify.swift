@@ -150,7 +150,7 @@ extension ResultStore {
             }
         }
         for only in tables.recordedOnly.values {
-            add(only.sequence, "\(only.check): the result was deleted from the results table")
+            add(only.sequence, "\(ChainCheck.checkName(only.payload)): the result was deleted from the results table")
         }
         return problems
     }

@@ -11,11 +11,15 @@ struct SessionTables {
     /// The columns beside each result that its payload does not hold, in the same places.
     let stored: ArraySlice<ResultStore.StoredColumns>
     private let places: [UUID: Int]
+    /// Further rows under an id already placed (a copy whose id differs only in case, added
+    /// by hand, reads as the same id): each is compared with the records too.
+    private let morePlaces: [UUID: [Int]]
     private var payloads: [[UInt8]?]
     /// By place in `results`: the latest record of that result.
     private(set) var latest: [Latest?]
-    /// Results the records hold that the tables do not: their latest record and check.
-    private(set) var recordedOnly: [UUID: (sequence: Int, check: String)] = [:]
+    /// Results the records hold that the tables do not: their latest record and its payload
+    /// (only ever filled for a database edited by hand).
+    private(set) var recordedOnly: [UUID: (sequence: Int, payload: String)] = [:]
 
     struct Latest {
         var sequence: Int
@@ -27,9 +31,13 @@ struct SessionTables {
         self.results = results
         self.stored = stored
         var places: [UUID: Int] = [:]
+        var morePlaces: [UUID: [Int]] = [:]
         places.reserveCapacity(results.count)
-        for (place, result) in results.enumerated() { places[result.id] = place }
+        for (place, result) in results.enumerated() {
+            if places[result.id] == nil { places[result.id] = place } else { morePlaces[result.id, default: []].append(place) }
+        }
         self.places = places
+        self.morePlaces = morePlaces
         payloads = Array(repeating: nil, count: results.count)
         latest = Array(repeating: nil, count: results.count)
     }
@@ -37,9 +45,14 @@ struct SessionTables {
     /// Notes a record of result `id`, the latest so far, with its payload read in place.
     mutating func note(_ id: UUID, sequence: Int, payload: UnsafeRawBufferPointer) {
         guard let place = places[id] else {
-            recordedOnly[id] = (sequence, ChainCheck.checkName(payload))
+            recordedOnly[id] = (sequence, String(decoding: payload, as: UTF8.self))
             return
         }
+        compare(place, sequence: sequence, payload: payload)
+        for place in morePlaces[id] ?? [] { compare(place, sequence: sequence, payload: payload) }
+    }
+
+    private mutating func compare(_ place: Int, sequence: Int, payload: UnsafeRawBufferPointer) {
         if payloads[place] == nil { payloads[place] = results[results.startIndex + place].payloadBytes }
         let matches = payloads[place]?.withUnsafeBytes { $0.hasSameBytes(as: payload) } ?? false
         latest[place] = Latest(sequence: sequence, differing: matches ? nil : String(decoding: payload, as: UTF8.self))
