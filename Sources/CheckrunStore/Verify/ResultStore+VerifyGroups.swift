@@ -2,8 +2,8 @@ import CheckrunModel
 import Foundation
 
 extension ResultStore {
-    /// Verifies a group of sessions in one round of queries: six queries for a group, not
-    /// seven for each session. Larger groups are faster and hold more in memory: `verify` on its
+    /// Verifies a group of sessions in one round of queries: one query per table for the whole
+    /// group, not one per session. Larger groups are faster and hold more in memory: `verify` on its
     /// own takes 64 sessions at a time, a report verifying beside its own work 16. The tables
     /// are read first, so each record is compared with them as it streams past.
     func verifyGroup(_ ids: [UUID], into report: inout VerificationReport) throws {
