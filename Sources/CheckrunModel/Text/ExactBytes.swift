@@ -24,13 +24,7 @@ extension String {
     /// Whether the string is exactly these bytes.
     package func hasSameBytes(as bytes: [UInt8]) -> Bool {
         var text = self
-        return text.withUTF8 { own in
-            bytes.withUnsafeBufferPointer { other in
-                guard own.count == other.count else { return false }
-                guard let ownBase = own.baseAddress, let otherBase = other.baseAddress else { return true }
-                return memcmp(ownBase, otherBase, own.count) == 0
-            }
-        }
+        return text.withUTF8 { own in bytes.withUnsafeBytes { UnsafeRawBufferPointer(own).hasSameBytes(as: $0) } }
     }
 }
 

@@ -51,8 +51,8 @@ extension UUID {
     /// its `sscanf`, which was a tenth of the cost of verifying a database.
     package init?(text: String) {
         var text = text
-        guard let parsed = text.withUTF8({ Self.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
-        self.init(uuid: parsed)
+        guard let id = text.withUTF8({ UUID(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = id
     }
 
     /// `init(text:)` for text read in place, as a database row holds it.

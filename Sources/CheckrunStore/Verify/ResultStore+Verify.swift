@@ -170,12 +170,12 @@ extension ResultStore {
         var amendReason: String?
     }
 
-    /// Nil when the table's result gives exactly the record's payload; else what differs. The
-    /// payload holds every field and time, so comparing its text compares all of them at once,
-    /// byte for byte: Swift's `==` on strings would take "é" and "e" with a combining accent
-    /// for the same text, and let such an edit through.
+    /// What differs between the table's result and a record whose payload is not, byte for
+    /// byte, the one the tables give (`SessionTables` compares the bytes, since Swift's `==`
+    /// on strings would take "é" and "e" with a combining accent for the same text); nil when
+    /// the two hold the same fields all the same (a shorter list of outcomes in the tables, or
+    /// another version of the writer).
     static func difference(between shown: CheckResult, andRecorded payload: String, sessionID: UUID) -> String? {
-        if payload.hasSameBytes(as: shown.payloadBytes) { return nil }
         guard let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID) else { return "the record cannot be read" }
         var padded = shown
         // Unanswered outcomes are not rows in the table: the record's count of them stands.

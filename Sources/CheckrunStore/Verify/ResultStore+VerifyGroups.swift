@@ -78,7 +78,7 @@ extension ResultStore {
         }
         try database.forEach(
             """
-            SELECT session_id, sequence, result_id, kind, reason, payload, recorded_at, previous_hash, hash FROM records
+            SELECT session_id, sequence, result_id, kind, reason, payload, previous_hash, hash FROM records
             WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
             """, list
         ) { row in
@@ -97,8 +97,8 @@ extension ResultStore {
             let record = (sequence: row.int(1) ?? 0, reason: row.string(4))
             // NULL where checkrun always writes text reads as empty text, which no hash matches.
             row.withTextOrEmpty(5) { payload in
-                row.withTextOrEmpty(7) { previousHash in
-                    row.withTextOrEmpty(8) { hash in
+                row.withTextOrEmpty(6) { previousHash in
+                    row.withTextOrEmpty(7) { hash in
                         current?.add(ChainCheck.RecordInPlace(sequence: record.sequence, resultID: resultID, kind: kind, reason: record.reason,
                                                               payload: payload, previousHash: previousHash, hash: hash))
                     }
