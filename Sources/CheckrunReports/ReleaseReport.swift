@@ -101,6 +101,8 @@ package struct ReleaseReport: Sendable {
     package var profiles: [ProfileRow]
     /// Each session's chain head: a signed report pins the evidence it was made from.
     package var chains: [ResultStore.ChainDigest]
+    /// What differs between the results shown, parts and all, and their latest records.
+    package var shownResultProblems: [VerificationProblem] = []
 
     /// The product the report is about (`--product NAME`), named in every format.
     package var product: String?
@@ -199,7 +201,7 @@ extension ReleaseReport {
 
         var byCheck: [String: [ReportedResult]] = [:]
         var first: Date?, last: Date?
-        try store.forEachLatestResult(release: release, build: build) { reported in
+        let shownResultProblems = try store.forEachLatestResult(release: release, build: build) { reported in
             byCheck[reported.result.check, default: []].append(reported)
             first = min(first ?? reported.result.startedAt, reported.result.startedAt)
             last = max(last ?? reported.result.updatedAt, reported.result.updatedAt)
@@ -233,7 +235,7 @@ extension ReleaseReport {
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
             criteria: criteria(checks, library), profiles: profiles(checks),
-            chains: chains, history: history)
+            chains: chains, shownResultProblems: shownResultProblems, history: history)
     }
 
     /// One row per criterion. The term follows the evidence of every check mapped to it in

@@ -3,11 +3,12 @@ import Foundation
 
 extension ResultStore {
     /// Fills in the outcome answers, counters, stopwatch events and attachments of many
-    /// results: four queries for all of them, not four per result. The ids go in as one JSON
+    /// results (only the counters when `countersOnly`, as a cited verification reads them): a
+    /// query per table for all of them, not one per result. The ids go in as one JSON
     /// list, and each row comes back with its result's position in that list, so no id is
     /// parsed or looked up. No query asks the engine to sort: each row carries its place, and
     /// sorting a whole release's parts was a large share of `verify`'s time.
-    func loadParts(of results: inout [CheckResult]) throws {
+    func loadParts(of results: inout [CheckResult], countersOnly: Bool = false) throws {
         guard !results.isEmpty else { return }
         var list = "["
         list.reserveCapacity(results.count * 39 + 2)
@@ -18,6 +19,20 @@ extension ResultStore {
         }
         list += "]"
         let ids: [SQLValue] = [.text(list)]
+        let count = results.count
+        try database.forEach(
+            "SELECT ids.key, c.counter, c.value, c.answered_at FROM json_each(?) ids JOIN counter_values c ON c.result_id = ids.value", ids
+        ) { row in
+            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.int(2) else { return }
+            results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
+        }
+        guard !countersOnly else { return }
+        try loadOutcomes(of: &results, ids: ids)
+        try loadStopwatch(of: &results, ids: ids)
+        try loadAttachments(of: &results, ids: ids)
+    }
+
+    private func loadOutcomes(of results: inout [CheckResult], ids: [SQLValue]) throws {
         let count = results.count
         try database.forEach(
             """
@@ -33,12 +48,10 @@ extension ResultStore {
             while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
             results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
         }
-        try database.forEach(
-            "SELECT ids.key, c.counter, c.value, c.answered_at FROM json_each(?) ids JOIN counter_values c ON c.result_id = ids.value", ids
-        ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.int(2) else { return }
-            results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
-        }
+    }
+
+    private func loadStopwatch(of results: inout [CheckResult], ids: [SQLValue]) throws {
+        let count = results.count
         var events = PartsInPlace<StopwatchEvent>()
         try database.forEach(
             """
@@ -52,7 +65,6 @@ extension ResultStore {
                        result: at, place: sequence)
         }
         events.inOrder { results[$0].stopwatch.append($1) }
-        try loadAttachments(of: &results, ids: ids)
     }
 
     /// More outcomes than any check can have (the protocol schema allows 1,000); a stored

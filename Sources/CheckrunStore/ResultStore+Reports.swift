@@ -121,25 +121,40 @@ extension ResultStore {
 
     /// For each check and device, the latest finished result in the release (or in one build),
     /// with the number of finished attempts in its build (attempts are numbered per build),
-    /// handed to `body` one at a time.
-    package func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws {
+    /// handed to `body` one at a time. Returns what differs between those results, parts and
+    /// all, and their latest records (see `shownResultProblems`); a report states it beside
+    /// what its cited verification finds.
+    @discardableResult
+    package func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws -> [VerificationProblem] {
         // The latest set is bounded by the release's checks and devices, not by the database:
-        // gather it, then load every part in three queries instead of three per result.
+        // gather it, then load every part in a query per table instead of one per result.
         var latest: [ReportedResult] = []
         let ranks = JSONWriter.compact(.array(try builds(release: release).map { JSONNode(.string($0)) }))
         let query = database.engine == .sqlite ? Self.latestResultQuery : PostgresStatements.latestResultQuery(Self.resultColumns)
-        try database.forEach(query, [.text(release), SQLValue(build), .text(ranks)]) { row in
-            guard let result = Self.readResult(row) else { return }
-            latest.append(ReportedResult(
-                result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
-                tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
+        // One snapshot for the choice, the parts and the records they are compared with.
+        try database.beginSnapshot()
+        var results: [CheckResult] = []
+        let problems: [VerificationProblem]
+        do {
+            try database.forEach(query, [.text(release), SQLValue(build), .text(ranks)]) { row in
+                guard let result = Self.readResult(row) else { return }
+                latest.append(ReportedResult(
+                    result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
+                    tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
+            }
+            results = latest.map(\.result)
+            try loadParts(of: &results)
+            problems = try shownResultProblems(results)
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
         }
-        var results = latest.map(\.result)
-        try loadParts(of: &results)
         for (position, result) in results.enumerated() {
             latest[position].result = result
             try body(latest[position])
         }
+        return problems
     }
 
     /// A release and build, the unit a comparison compares.

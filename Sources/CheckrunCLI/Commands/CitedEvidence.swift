@@ -7,21 +7,28 @@ enum CitedEvidence {
     static let option = OptionDefinition(.unverified, .flag, help: "Write even when the records it rests on fail verification; every format then says so at its top.")
 
     /// Starts verifying the sessions on connections of their own while the command goes on
-    /// building its output; `check` waits for it.
-    static func start(_ sessions: [UUID], release: String?, in store: ResultStore) -> BackgroundWork<Result<VerificationReport, StoreError>> {
+    /// building its output; `check` waits for it. A report or comparison compares what it
+    /// reads of each result (`.cited`); a command that hands out the evidence itself, everything.
+    static func start(_ sessions: [UUID], release: String?, depth: VerificationDepth = .cited,
+                      in store: ResultStore) -> BackgroundWork<Result<VerificationReport, StoreError>> {
         let verifier = store.verifier()
         return BackgroundWork {
-            do { return .success(try verifier.verify(sessions: sessions, release: release)) } catch let error as StoreError { return .failure(error) } catch {
+            do { return .success(try verifier.verify(sessions: sessions, release: release, depth: depth)) } catch let error as StoreError { return .failure(error) } catch {
                 return .failure(StoreError("cannot verify: \(error)"))
             }
         }
     }
 
-    /// The verification's outcome; with problems, names them and fails, unless `--unverified`
-    /// was given, in which case the problems are returned for the output to state.
-    static func check(_ work: BackgroundWork<Result<VerificationReport, StoreError>>, _ context: CommandContext) throws -> [String]? {
-        let report: VerificationReport
+    /// The verification's outcome, with what the command found comparing the results it shows
+    /// with their records (`shown`; the same problem found by both is named once); with
+    /// problems, names them and fails, unless `--unverified` was given, in which case the
+    /// problems are returned for the output to state.
+    static func check(_ work: BackgroundWork<Result<VerificationReport, StoreError>>, _ context: CommandContext,
+                      shown: [VerificationProblem] = []) throws -> [String]? {
+        var report: VerificationReport
         do { report = try work.value.get() } catch { throw CommandFailure(error.message) }
+        for problem in shown where !report.problems.contains(problem) { report.problems.append(problem) }
+        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         guard !report.isClean else { return nil }
         let problems = report.fileProblems + report.problems.map(\.description)
         for problem in problems.prefix(20) { context.printError(problem) }

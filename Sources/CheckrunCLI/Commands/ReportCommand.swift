@@ -58,7 +58,7 @@ struct ReportCommand: CheckrunCommand {
             throw CommandFailure(error.description)
         }
         report.product = context.arguments.value(.product)
-        report.unverifiedProblems = try CitedEvidence.check(verification, context)
+        report.unverifiedProblems = try CitedEvidence.check(verification, context, shown: report.shownResultProblems)
         if let folder = context.arguments.value(.attachments) {
             report.attachmentPaths = try writeAttachments(of: report, into: folder, from: store, besides: context.arguments.value(.out))
         }

@@ -150,8 +150,14 @@ extension CheckResult {
     }
 
     private static func decodeEvents(_ node: JSONNode?) -> [StopwatchEvent] {
+        decodeEvents(node?.arrayValue ?? [])
+    }
+
+    /// Stopwatch events as a payload lists them; an item that is not one is left out, as
+    /// whole payloads are read.
+    package static func decodeEvents(_ items: [JSONNode]) -> [StopwatchEvent] {
         var events: [StopwatchEvent] = []
-        for item in node?.arrayValue ?? [] {
+        for item in items {
             if let event = decodeEvent(item) { events.append(event) }
         }
         return events

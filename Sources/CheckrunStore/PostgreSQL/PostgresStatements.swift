@@ -26,6 +26,22 @@ enum PostgresStatements {
         """
     }
 
+    /// `ResultStore.groupResults`: one session at a time, each read in its index's order. The
+    /// server otherwise gathered the whole group through a bitmap and sorted it, half the
+    /// statement's time.
+    static let groupResults = """
+        SELECT \(ResultStore.resultColumns), r.active_seconds, r.amendments, r.amend_reason
+        FROM json_each(?1) ids CROSS JOIN LATERAL (
+            SELECT * FROM results x WHERE x.session_id = ids.value ORDER BY x.check_name, x.attempt) r
+        """
+
+    /// `ResultStore.groupRecords`: one session at a time, for the same reason.
+    static let groupRecords = """
+        SELECT r.session_id, r.sequence, r.result_id, r.kind, r.reason, r.payload, r.previous_hash, r.hash
+        FROM json_each(?1) ids CROSS JOIN LATERAL (
+            SELECT * FROM records x WHERE x.session_id = ids.value ORDER BY x.sequence) r
+        """
+
     /// `idFormProblems(release:)` on results: with LIMIT, PostgreSQL's planner expects a bad id
     /// soon and scans every result; reaching them session by session through the index reads
     /// only the release's.

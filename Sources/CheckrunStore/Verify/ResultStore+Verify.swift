@@ -105,10 +105,11 @@ extension ResultStore {
 package struct SessionVerifier: Sendable {
     let opener: StoreOpener
 
-    /// `release` limits the check of id spellings to that release's rows.
-    package func verify(sessions ids: [UUID], release: String? = nil) throws -> VerificationReport {
+    /// `release` limits the check of id spellings to that release's rows; `depth` says how
+    /// much of each result is compared with its record.
+    package func verify(sessions ids: [UUID], release: String? = nil, depth: VerificationDepth = .everything) throws -> VerificationReport {
         var report = try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
-            try store.verifyGroup(group, into: &report)
+            try store.verifyGroup(group, depth: depth, into: &report)
         }
         let store = try opener.open()
         defer { store.database.finish() }
@@ -138,11 +139,18 @@ extension ResultStore {
                 add(nil, "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded")
                 continue
             }
-            if let payload = latest.differing, let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID) {
-                add(latest.sequence, "\(result.check): the results table differs from the record (\(difference)); \(edited)")
+            var recordedActiveSeconds = latest.recordedActiveSeconds
+            if let payload = latest.differing {
+                let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID)
+                recordedActiveSeconds = recorded?.activeSeconds
+                if let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID, depth: tables.depth) {
+                    add(latest.sequence, "\(result.check): the results table differs from the record (\(difference)); \(edited)")
+                }
             }
             let amended = chain.amendments[result.id] ?? (0, nil)
-            if columns.activeSeconds != result.activeSeconds {
+            // In full, the tables' events (the same bytes as the record's); cited, the record's own.
+            let activeSeconds = tables.depth == .everything ? result.activeSeconds : recordedActiveSeconds
+            if columns.activeSeconds != activeSeconds {
                 add(latest.sequence, "\(result.check): the results table differs from the record (the active time differs); \(edited)")
             }
             if columns.amendments != amended.count || !Self.sameBytes(columns.amendReason, amended.reason) {
@@ -175,18 +183,25 @@ extension ResultStore {
     /// on strings would take "é" and "e" with a combining accent for the same text); nil when
     /// the two hold the same fields all the same (a shorter list of outcomes in the tables, or
     /// another version of the writer).
-    static func difference(between shown: CheckResult, andRecorded payload: String, sessionID: UUID) -> String? {
+    static func difference(between shown: CheckResult, andRecorded payload: String, sessionID: UUID,
+                           depth: VerificationDepth = .everything) -> String? {
         guard let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID) else { return "the record cannot be read" }
         var padded = shown
         // Unanswered outcomes are not rows in the table: the record's count of them stands.
         while padded.outcomes.count < recorded.outcomes.count { padded.outcomes.append(nil) }
+        if depth == .cited {
+            // The parts not read at this depth are taken as the record has them.
+            padded.outcomes = recorded.outcomes
+            padded.stopwatch = recorded.stopwatch
+            padded.attachments = recorded.attachments
+        }
         // Equal in every field though not in text: written by another version of the writer.
         if padded.payload.hasSameBytes(as: payload) || padded.payload.hasSameBytes(as: recorded.payload) { return nil }
         if recorded.verdict != shown.verdict { return "verdict \(recorded.verdict?.rawValue ?? "none") recorded, \(shown.verdict?.rawValue ?? "none") in the table" }
         if recorded.notes != shown.notes { return "the notes differ" }
         if recorded.outcomes.map({ $0?.verdict }) != padded.outcomes.map({ $0?.verdict }) { return "an expected outcome differs" }
         if recorded.counters.mapValues(\.value) != shown.counters.mapValues(\.value) { return "a counter differs" }
-        if recorded.activeSeconds != shown.activeSeconds { return "the time differs" }
+        if recorded.activeSeconds != padded.activeSeconds { return "the time differs" }
         if recorded.updatedAt != shown.updatedAt { return "the time it was last answered differs, which decides the latest attempt" }
         if recorded.attempt != shown.attempt || recorded.check != shown.check { return "the check or attempt differs" }
         return "a field or the time of an answer differs (perhaps the same letters written with other bytes)"

@@ -6,13 +6,13 @@ extension ResultStore {
     /// group, not one per session. Larger groups are faster and hold more in memory: `verify` on its
     /// own takes 64 sessions at a time, a report verifying beside its own work 16. The tables
     /// are read first, so each record is compared with them as it streams past.
-    func verifyGroup(_ ids: [UUID], into report: inout VerificationReport) throws {
+    func verifyGroup(_ ids: [UUID], depth: VerificationDepth = .everything, into report: inout VerificationReport) throws {
         let list: [SQLValue] = [.text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")]
         var sessions: [UUID: Session] = [:]
         try database.forEach("SELECT \(Self.sessionColumns) FROM sessions WHERE id IN (SELECT value FROM json_each(?))", list) { row in
             if let session = Self.readSession(row) { sessions[session.id] = session }
         }
-        let tables = try sessionTables(list, into: &report)
+        let tables = try sessionTables(list, depth: depth, into: &report)
         let chains = try chainChecks(of: sessions, tables, list, into: &report)
         for id in ids {
             report.sessions += 1
@@ -32,18 +32,13 @@ extension ResultStore {
         }
     }
 
-    /// The group's results as the tables hold them, with their parts, session by session.
-    private func sessionTables(_ list: [SQLValue], into report: inout VerificationReport) throws -> [UUID: SessionTables] {
+    /// The group's results as the tables hold them, with the parts `depth` compares, session by session.
+    private func sessionTables(_ list: [SQLValue], depth: VerificationDepth, into report: inout VerificationReport) throws -> [UUID: SessionTables] {
         // In the order of the unique index on (session, check, attempt): nothing to sort, and
         // each session's results side by side.
         var results: [CheckResult] = []
         var stored: [StoredColumns] = []
-        try database.forEach(
-            """
-            SELECT \(Self.resultColumns), r.active_seconds, r.amendments, r.amend_reason FROM results r
-            WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.check_name, r.attempt
-            """, list
-        ) { row in
+        try database.forEach(database.engine == .sqlite ? Self.groupResults : PostgresStatements.groupResults, list) { row in
             guard let result = Self.readResult(row) else {
                 // Its session id was matched by its exact text, so it is the result's own id.
                 let session = row.string(1).flatMap(UUID.init(text:)) ?? UUID()
@@ -54,13 +49,13 @@ extension ResultStore {
             results.append(result)
             stored.append(StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14)))
         }
-        try loadParts(of: &results)
+        try loadParts(of: &results, countersOnly: depth == .cited)
         var tables: [UUID: SessionTables] = [:]
         var start = 0
         while start < results.count {
             var end = start + 1
             while end < results.count && results[end].sessionID == results[start].sessionID { end += 1 }
-            tables[results[start].sessionID] = SessionTables(results[start..<end], stored[start..<end])
+            tables[results[start].sessionID] = SessionTables(results[start..<end], stored[start..<end], depth: depth)
             start = end
         }
         return tables
@@ -76,12 +71,7 @@ extension ResultStore {
         func check(_ session: Session) -> ChainCheck {
             ChainCheck(session: session, tables: tables[session.id] ?? SessionTables([], []))
         }
-        try database.forEach(
-            """
-            SELECT session_id, sequence, result_id, kind, reason, payload, previous_hash, hash FROM records
-            WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
-            """, list
-        ) { row in
+        try database.forEach(database.engine == .sqlite ? Self.groupRecords : PostgresStatements.groupRecords, list) { row in
             if current.map({ !row.hasText(0, equalTo: $0.session.id.storageText) }) ?? true {
                 if let done = current { chains[done.session.id] = done }
                 current = row.string(0).flatMap(UUID.init(text:)).flatMap { sessions[$0] }.map(check)
@@ -109,6 +99,19 @@ extension ResultStore {
         for session in sessions.values where chains[session.id] == nil { chains[session.id] = check(session) }
         return chains
     }
+
+    /// A group's results (a JSON list of session ids), each session's side by side in the
+    /// order of the unique index on (session, check, attempt), so nothing is sorted.
+    static let groupResults = """
+        SELECT \(resultColumns), r.active_seconds, r.amendments, r.amend_reason FROM results r
+        WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.check_name, r.attempt
+        """
+
+    /// A group's records, each session's together and in sequence.
+    static let groupRecords = """
+        SELECT session_id, sequence, result_id, kind, reason, payload, previous_hash, hash FROM records
+        WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
+        """
 
     /// An id in the results tables or the records in a spelling checkrun never writes. The
     /// session ids are read by their exact text, and `verify` finds others with the deleted

@@ -6,7 +6,12 @@ import Foundation
 /// for byte, the one the tables give. Each table result's payload is built once, when its
 /// first record arrives; a record's text is kept only while it is its result's latest and
 /// differs (an answer in progress, or an edit), to say what differs.
+///
+/// At `.cited` depth the tables' results come without outcomes, stopwatch events and
+/// attachments, and only the record's own fields and counters are compared with theirs; the
+/// record's active time is read from its own stopwatch, for the results table's to match.
 struct SessionTables {
+    let depth: VerificationDepth
     let results: ArraySlice<CheckResult>
     /// The columns beside each result that its payload does not hold, in the same places.
     let stored: ArraySlice<ResultStore.StoredColumns>
@@ -25,9 +30,12 @@ struct SessionTables {
         var sequence: Int
         /// The record's payload when it differs from the tables'; nil when it is the same.
         var differing: String?
+        /// At `.cited` depth, while the record does not differ: the active time its stopwatch gives.
+        var recordedActiveSeconds: Double? = nil
     }
 
-    init(_ results: ArraySlice<CheckResult>, _ stored: ArraySlice<ResultStore.StoredColumns>) {
+    init(_ results: ArraySlice<CheckResult>, _ stored: ArraySlice<ResultStore.StoredColumns>, depth: VerificationDepth = .everything) {
+        self.depth = depth
         self.results = results
         self.stored = stored
         var places: [UUID: Int] = [:]
@@ -54,7 +62,23 @@ struct SessionTables {
 
     private mutating func compare(_ place: Int, sequence: Int, payload: UnsafeRawBufferPointer) {
         if payloads[place] == nil { payloads[place] = results[results.startIndex + place].payloadBytes }
-        let matches = payloads[place]?.withUnsafeBytes { $0.hasSameBytes(as: payload) } ?? false
-        latest[place] = Latest(sequence: sequence, differing: matches ? nil : String(decoding: payload, as: UTF8.self))
+        guard let rebuilt = payloads[place] else { return }
+        switch depth {
+        case .everything:
+            let matches = rebuilt.withUnsafeBytes { $0.hasSameBytes(as: payload) }
+            latest[place] = Latest(sequence: sequence, differing: matches ? nil : String(decoding: payload, as: UTF8.self))
+        case .cited:
+            // A record not in the canonical layout, or whose stopwatch cannot be read, is kept
+            // as differing: its fields are then compared after parsing it whole.
+            let members = PayloadMembers(payload)
+            let same = members.map { recorded in
+                rebuilt.withUnsafeBytes { tables in
+                    PayloadMembers(tables).map { recorded.sameFieldsAndCounters(in: payload, as: $0, in: tables) } ?? false
+                }
+            } ?? false
+            let events = same ? members?.stopwatchEvents(in: payload) : nil
+            latest[place] = events.map { Latest(sequence: sequence, differing: nil, recordedActiveSeconds: StopwatchEvent.activeSeconds(of: $0)) }
+                ?? Latest(sequence: sequence, differing: String(decoding: payload, as: UTF8.self))
+        }
     }
 }

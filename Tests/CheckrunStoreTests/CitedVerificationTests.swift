@@ -1,0 +1,92 @@
+import CheckrunModel
+@testable import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// What a report checks before it writes: the cited verification of its sessions
+/// (`VerificationDepth.cited`) and the comparison of the results it shows with their records,
+/// in the snapshot it reads them from (`forEachLatestResult`).
+@Suite struct CitedVerificationTests {
+    /// Everything a report could read, and so everything `verify` names in a database whose one
+    /// result is shown, a report names too (or, with the release gone, cannot be made at all).
+    /// A part added at a place no check has is read by nothing: only `verify` names it.
+    @Test(arguments: TestEngine.available, TamperTests.edits.filter { !$0.contains("10000") })
+    func aReportNamesEveryEditToWhatItShows(engine: TestEngine, sql: String) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try TamperTests.original(at: database.address)
+        try database.tamper(sql)
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        if (try? store.requireRelease("2.4")) == nil { return }
+        #expect(!(try Self.reportProblems(store)).isEmpty, "a report missed: \(sql)")
+    }
+
+    /// A report rests on every result's own fields, counters and active time (they decide the
+    /// latest attempt, its attempt count and the build history), but shows the outcomes,
+    /// stopwatch and attachments of the latest attempt only: an edit to those of an earlier
+    /// attempt is left to `verify`.
+    @Test(arguments: TestEngine.available, [
+        ("UPDATE results SET verdict = NULL WHERE attempt = 1", true),
+        ("UPDATE results SET updated_at = updated_at + 1000 WHERE attempt = 1", true),
+        ("UPDATE results SET check_name = 'p/other' WHERE attempt = 1", true),
+        ("UPDATE results SET active_seconds = 99 WHERE attempt = 1", true),
+        ("UPDATE counter_values SET value = 11 WHERE result_id IN (SELECT id FROM results WHERE attempt = 1)", true),
+        ("DELETE FROM counter_values WHERE result_id IN (SELECT id FROM results WHERE attempt = 1)", true),
+        ("UPDATE outcome_answers SET verdict = 'pass' WHERE result_id IN (SELECT id FROM results WHERE attempt = 1)", false),
+        ("UPDATE stopwatch_events SET recorded_at = recorded_at + 1 WHERE result_id IN (SELECT id FROM results WHERE attempt = 1)", false),
+        ("UPDATE outcome_answers SET verdict = 'pass' WHERE result_id IN (SELECT id FROM results WHERE attempt = 2)", true),
+        ("UPDATE stopwatch_events SET at = 80 WHERE kind = 'stop' AND result_id IN (SELECT id FROM results WHERE attempt = 2)", true),
+    ])
+    func aReportComparesWhatItReadsOfEveryResult(engine: TestEngine, edit: (sql: String, named: Bool)) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.twoAttempts(at: database.address)
+        try database.tamper(edit.sql)
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        #expect(!(try Self.reportProblems(store)).isEmpty == edit.named, "\(edit.sql)")
+        #expect(!(try store.verify()).isClean, "verify names every edit: \(edit.sql)")
+    }
+
+    /// An answer saved in a session a report reads is never taken for an edit.
+    @Test(arguments: TestEngine.available)
+    func honestAnswersOfEveryKindVerifyClean(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.twoAttempts(at: database.address)
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        #expect(try Self.reportProblems(store).isEmpty)
+        #expect(try store.verify().isClean)
+    }
+
+    /// The problems a report of release 2.4 would state.
+    static func reportProblems(_ store: ResultStore) throws -> [VerificationProblem] {
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
+        let shown = try store.forEachLatestResult(release: "2.4", build: nil) { _ in }
+        return cited.problems + shown + cited.fileProblems.map { VerificationProblem(session: UUID(), sequence: nil, message: $0) }
+    }
+
+    /// Two attempts at one check in one build, each with every part; the second is the latest.
+    static func twoAttempts(at path: String) throws {
+        let store = try ResultStore(path: path)
+        defer { store.close() }
+        let session = Session(release: "2.4", build: "311", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        try store.insert(session)
+        for attempt in 1...2 {
+            let start = 1_800_000_000 + Double(attempt) * 100
+            var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: attempt, outcomeCount: 2,
+                                     startedAt: Date(timeIntervalSince1970: start))
+            result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: Date(timeIntervalSince1970: start + 1)),
+                                StopwatchEvent(.stop, at: 40.5, recordedAt: Date(timeIntervalSince1970: start + 41))]
+            result.outcomes = [OutcomeAnswer(.pass, value: 10, answeredAt: Date(timeIntervalSince1970: start + 42)),
+                               OutcomeAnswer(.fail, note: "Delete fired", answeredAt: Date(timeIntervalSince1970: start + 43))]
+            result.counters = ["hits": CounterValue(10, answeredAt: Date(timeIntervalSince1970: start + 44))]
+            result.verdict = .fail
+            result.updatedAt = Date(timeIntervalSince1970: start + 45)
+            try store.save(result)
+        }
+    }
+}
