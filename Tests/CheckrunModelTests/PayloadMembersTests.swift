@@ -18,6 +18,8 @@ import Testing
             #expect(try JSONParser.parse(text(members.stopwatchValue)).arrayValue?.count == result.stopwatch.count)
             #expect(members.stopwatchEvents(in: bytes) == result.stopwatch)
             #expect((members.attachments != nil) == !result.attachments.isEmpty)
+            #expect(PayloadMembers(bytes, outcomesAt: members.outcomes) == members, "told where the outcomes are, it finds the same")
+            #expect(PayloadMembers(bytes, outcomesAt: members.outcomes - 1) == nil && PayloadMembers(bytes, outcomesAt: members.counters) == nil)
         }
     }
 

@@ -20,15 +20,18 @@ package struct PayloadMembers: Equatable, Sendable {
 
     /// nil unless the payload ends with the members `outcomes`, `counters`, `stopwatch` and
     /// perhaps `attachments`, in that order and nothing after them, closed by a line with "}".
-    /// Looks back from the end, so the result's own fields before them are not read.
-    package init?(_ bytes: UnsafeRawBufferPointer) {
+    /// Looks back from the end, so the result's own fields before them are not read; given
+    /// where the outcomes' line should be (where another payload's is, when the two hold the
+    /// same own fields), the outcomes are not read either, only that their line is there.
+    package init?(_ bytes: UnsafeRawBufferPointer, outcomesAt expected: Int? = nil) {
         guard bytes.count >= 3, bytes[bytes.count - 3] == Self.lineEnd, bytes[bytes.count - 2] == UInt8(ascii: "}"),
               bytes[bytes.count - 1] == Self.lineEnd else { return nil }
         end = bytes.count - 3
         var before = end
         var attachments: Int?
         var found: [Int] = []
-        while found.count < 3, let line = Self.previousMemberLine(in: bytes, before: before) {
+        let wanted = expected == nil ? 3 : 2
+        while found.count < wanted, let line = Self.previousMemberLine(in: bytes, before: before) {
             before = line
             // From the last: perhaps attachments, then stopwatch, counters and outcomes.
             if found.isEmpty, attachments == nil, Self.opens(bytes, at: line, member: Self.keys[3]) {
@@ -37,6 +40,10 @@ package struct PayloadMembers: Equatable, Sendable {
             }
             guard Self.opens(bytes, at: line, member: Self.keys[2 - found.count]) else { return nil }
             found.append(line)
+        }
+        if let expected {
+            guard found.count == 2, expected < found[1], Self.opens(bytes, at: expected, member: Self.keys[0]) else { return nil }
+            found.append(expected)
         }
         guard found.count == 3 else { return nil }
         stopwatch = found[0]

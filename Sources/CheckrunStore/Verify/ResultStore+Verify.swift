@@ -108,16 +108,24 @@ package struct SessionVerifier: Sendable {
     /// `release` limits the check of id spellings to that release's rows; `depth` says how
     /// much of each result is compared with its record.
     package func verify(sessions ids: [UUID], release: String? = nil, depth: VerificationDepth = .everything) throws -> VerificationReport {
-        var report = try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
-            try store.verifyGroup(group, depth: depth, into: &report)
+        let idForms = WorkBeside(opener: opener) { try $0.idFormProblems(release: release) }
+        let verified = Result {
+            try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
+                try store.verifyGroup(group, depth: depth, into: &report)
+            }
         }
-        let store = try opener.open()
-        defer { store.database.finish() }
-        report.fileProblems += try store.idFormProblems(release: release)
-        // Every attachment the records name is there at its recorded size; its bytes are
-        // rehashed by `verify` and whenever a file is written out, not here, so a report stays
-        // fast however large the recordings.
-        report.problems += ResultStore.missingAttachments(report.namedAttachments, stored: try store.storedHashes(ofSizes: report.namedAttachments))
+        // Waited for whatever the chains gave: no thread is left talking to a server.
+        let forms = Result { try idForms.value() }
+        var report = try verified.get()
+        report.fileProblems += try forms.get()
+        if !report.namedAttachments.isEmpty {
+            let store = try opener.open()
+            defer { store.database.finish() }
+            // Every attachment the records name is there at its recorded size; its bytes are
+            // rehashed by `verify` and whenever a file is written out, not here, so a report
+            // stays fast however large the recordings.
+            report.problems += ResultStore.missingAttachments(report.namedAttachments, stored: try store.storedHashes(ofSizes: report.namedAttachments))
+        }
         report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
         return report
     }

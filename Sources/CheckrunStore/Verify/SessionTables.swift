@@ -70,12 +70,14 @@ struct SessionTables {
         case .cited:
             // A record not in the canonical layout, or whose stopwatch cannot be read, is kept
             // as differing: its fields are then compared after parsing it whole.
-            let members = PayloadMembers(payload)
-            let same = members.map { recorded in
-                rebuilt.withUnsafeBytes { tables in
-                    PayloadMembers(tables).map { recorded.sameFieldsAndCounters(in: payload, as: $0, in: tables) } ?? false
-                }
-            } ?? false
+            // The record is read from the end, and where its outcomes begin is taken from the
+            // tables' payload: the own fields before them must be the same bytes anyway.
+            var members: PayloadMembers?
+            let same = rebuilt.withUnsafeBytes { tables in
+                guard let shown = PayloadMembers(tables) else { return false }
+                members = PayloadMembers(payload, outcomesAt: shown.outcomes)
+                return members.map { $0.sameFieldsAndCounters(in: payload, as: shown, in: tables) } ?? false
+            }
             let events = same ? members?.stopwatchEvents(in: payload) : nil
             latest[place] = events.map { Latest(sequence: sequence, differing: nil, recordedActiveSeconds: StopwatchEvent.activeSeconds(of: $0)) }
                 ?? Latest(sequence: sequence, differing: String(decoding: payload, as: UTF8.self))
