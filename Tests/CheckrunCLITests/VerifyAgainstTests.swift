@@ -110,4 +110,25 @@ import Testing
             #expect(compared.status == 0 && compared.stdout.prefix(400).contains("UNVERIFIED"), "\(format): \(compared.stdout.prefix(300))")
         }
     }
+    /// A report compares the results it shows whole with their records; an edit to an outcome of
+    /// an earlier attempt changes nothing it shows and is left to `verify`.
+    @Test func aReportNamesAnEditToAnOutcomeItShowsAndVerifyToAnyOutcome() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for _ in 1...2 {
+            let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "fail",
+                                         "--expected", "1=fail", "--notes", "Delete fired"], in: folder)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let edit = "UPDATE outcome_answers SET verdict = 'pass' WHERE result_id = (SELECT id FROM results WHERE attempt = ?)"
+        try tamper(folder, edit, [.integer(1)])
+        #expect(try checkrun(["report", "--release", "2.4", "--out", "r.md"], in: folder).status == 0)
+        let verified = try checkrun(["verify"], in: folder)
+        #expect(verified.status == 1 && verified.stdout.contains("(an expected outcome differs)"), "\(verified.stdout)")
+        try tamper(folder, edit, [.integer(2)])
+        let refused = try checkrun(["report", "--release", "2.4", "--out", "again.md"], in: folder)
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("(an expected outcome differs); it was edited behind checkrun's back"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("again.md")))
+    }
 }
