@@ -72,7 +72,10 @@ import Testing
         #expect(Self.events(compact) == [StopwatchEvent(.typed, at: 1, typedSeconds: 12.5, recordedAt: Date(timeIntervalSince1970: 3))])
         let canonical = "[\n    {\n      \"kind\": \"stop\",\n      \"at\": AT,\n      \"typedSeconds\": null,\n      \"recordedAt\": 2\n    }\n  ]"
         #expect(Self.events(canonical.replacingOccurrences(of: "AT", with: "30.8")) == [StopwatchEvent(.stop, at: 30.8, recordedAt: Date(timeIntervalSince1970: 2))])
-        for hostile in ["0x10", "inf", "nan", "1_0", "--1"] {
+        for number in ["0", "-0", "12.5", "1e+20", "2.5E-3", "-7"] {
+            #expect(Self.events(canonical.replacingOccurrences(of: "AT", with: number))?.first?.at == Double(number), "\(number)")
+        }
+        for hostile in ["0x10", "inf", "nan", "1_0", "--1", "01", "1.", "-.5", ".5", "1e", "+1", ""] {
             #expect(Self.events(canonical.replacingOccurrences(of: "AT", with: hostile)) == nil, "\(hostile)")
         }
         // Valid JSON but not a number: read as a whole payload's events are (`decodeEvents`).

@@ -60,6 +60,9 @@ import Testing
         defer { store.close() }
         #expect(try Self.reportProblems(store).isEmpty)
         #expect(try store.verify().isClean)
+        // A comparison of a build with itself names its sessions twice.
+        let twice = try store.sessionIDs(release: "2.4", build: nil) + store.sessionIDs(release: "2.4", build: nil)
+        #expect(try store.verifier().verify(sessions: twice, release: "2.4", depth: .cited).problems.isEmpty)
     }
 
     /// The problems a report of release 2.4 would state.

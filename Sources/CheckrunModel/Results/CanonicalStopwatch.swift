@@ -58,11 +58,32 @@ enum CanonicalStopwatch {
 
         /// A JSON number up to `terminator`, read as `JSONParser` reads one; nil for anything else.
         mutating func number(until terminator: UInt8) -> Double? {
-            guard let text = text(until: terminator), let first = text.utf8.first,
-                  first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-                  text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+-.eE".utf8.contains($0) }),
+            guard let text = text(until: terminator), Self.isJSONNumber(Array(text.utf8)),
                   let number = Double(text), number.isFinite else { return nil }
             return number
+        }
+
+        /// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+        static func isJSONNumber(_ bytes: [UInt8]) -> Bool {
+            var index = 0
+            func digits() -> Int {
+                let start = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                return index - start
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let leading = index
+            guard digits() > 0, bytes[leading] != UInt8(ascii: "0") || index == leading + 1 else { return false }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return false }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { return false }
+            }
+            return index == bytes.count
         }
     }
 }

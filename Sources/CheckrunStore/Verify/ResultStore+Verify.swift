@@ -108,6 +108,10 @@ package struct SessionVerifier: Sendable {
     /// `release` limits the check of id spellings to that release's rows; `depth` says how
     /// much of each result is compared with its record.
     package func verify(sessions ids: [UUID], release: String? = nil, depth: VerificationDepth = .everything) throws -> VerificationReport {
+        // A session named twice (a comparison of a build with itself) is verified once: read
+        // twice in a row, its chain would seem to start again.
+        var seen = Set<UUID>()
+        let ids = ids.filter { seen.insert($0).inserted }
         let idForms = WorkBeside(opener: opener) { try $0.idFormProblems(release: release) }
         let verified = Result {
             try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
