@@ -23,7 +23,9 @@ extension ResultStore {
         try database.forEach(
             "SELECT ids.key, c.counter, c.value, c.answered_at FROM json_each(?) ids JOIN counter_values c ON c.result_id = ids.value", ids
         ) { row in
-            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.int(2) else { return }
+            // A value read only when stored as a number: SQLite reads text such as '3,m=100' as 3,
+            // while a build history's `group_concat` would read it whole.
+            guard let at = row.int(0), at >= 0, at < count, let name = row.string(1), let value = row.storedInteger(2) else { return }
             results[at].counters[name] = CounterValue(value, answeredAt: row.date(3) ?? Date())
         }
         guard !countersOnly else { return }
@@ -46,7 +48,7 @@ extension ResultStore {
             guard let at = row.int(0), at >= 0, at < count, let position = row.storedInteger(1), position >= 0, position < Self.outcomePositions,
                   let verdict = row.string(2).flatMap({ OutcomeVerdict(rawValue: $0) }) else { return }
             while results[at].outcomes.count <= position { results[at].outcomes.append(nil) }
-            results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.int(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
+            results[at].outcomes[position] = OutcomeAnswer(verdict, value: row.storedInteger(3), note: row.string(4), answeredAt: row.date(5) ?? Date())
         }
     }
 

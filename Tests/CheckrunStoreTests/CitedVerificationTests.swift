@@ -50,6 +50,19 @@ import Testing
         #expect(!(try store.verify()).isClean, "verify names every edit: \(edit.sql)")
     }
 
+    /// A build history reads an earlier attempt's counters as text ('10,m=100' is two
+    /// counters there); verification reads the same column as a number, and must not take
+    /// that text for the 10 the record holds.
+    @Test func aReportNamesAnEarlierAttemptsCounterEditedIntoText() throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        try Self.twoAttempts(at: database.address)
+        try database.tamper("UPDATE counter_values SET value = value || ',m=100' WHERE result_id IN (SELECT id FROM results WHERE attempt = 1)")
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        #expect(!(try Self.reportProblems(store)).isEmpty)
+    }
+
     /// An answer saved in a session a report reads is never taken for an edit.
     @Test(arguments: TestEngine.available)
     func honestAnswersOfEveryKindVerifyClean(engine: TestEngine) throws {

@@ -88,6 +88,24 @@ import Testing
         "UPDATE outcome_answers SET position = 'z' WHERE position = 0",
     ]
 
+    /// A number edited into text that begins with the same number: SQLite reads '10,m=100' as
+    /// 10 where a number is asked for, and a build history reads the counters as text.
+    static let sqliteNumberEdits: [String] = [
+        "UPDATE counter_values SET value = '10,m=100'",
+        "UPDATE outcome_answers SET value = '10 apples' WHERE position = 0",
+    ]
+
+    @Test(arguments: sqliteNumberEdits)
+    func verifyNamesANumberEditedIntoText(sql: String) throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        try Self.original(at: database.address)
+        try database.tamper(sql)
+        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
+        #expect(report.problems.contains { $0.message.contains("the results table differs from the record") }, "\(report.problems)")
+        #expect(!report.isClean)
+    }
+
     @Test(arguments: sqliteTypeEdits)
     func verifyNamesAPlaceEditedIntoText(sql: String) throws {
         let database = try TestDatabase(.sqlite)
