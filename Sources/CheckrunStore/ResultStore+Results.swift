@@ -24,12 +24,14 @@ extension ResultStore {
     /// the session already holds this very answer (a payload carries the time of every answer,
     /// so no other save has the same one) and nothing is written: not a second record, and not
     /// the tables either, which a teammate's amendment may have changed since.
-    package func saveAfterLostConnection(_ result: CheckResult) throws {
+    /// As with `save(_:over:)`, a save another writer came before is refused.
+    package func saveAfterLostConnection(_ result: CheckResult, over seen: String?) throws {
         try database.transaction(.session(result.sessionID)) {
             let landed = try database.scalarInt(
                 "SELECT count(*) FROM records WHERE session_id = ? AND result_id = ? AND kind = 'answer' AND payload = ?",
                 [.text(result.sessionID.storageText), .text(result.id.storageText), .text(result.payload)]) ?? 0
             guard landed == 0 else { return }
+            try requireUnchanged(result, since: seen)
             try writeProjection(result)
             try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
         }

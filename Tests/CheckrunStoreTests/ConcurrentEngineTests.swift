@@ -159,7 +159,7 @@ struct ServerSchemaTests {
         let (database, store, result) = try fixture(engine)
         defer { database.remove() }
         try store.save(result)
-        try store.saveAfterLostConnection(result)
+        try store.saveAfterLostConnection(result, over: nil)
         #expect(try records(store, result).count == 1)
         #expect(try store.verify().isClean)
     }
@@ -173,7 +173,7 @@ struct ServerSchemaTests {
         corrected.outcomes[0] = OutcomeAnswer(.pass)
         corrected.notes = nil
         try store.amend(corrected, reason: "the debug overlay fired it", at: Date())
-        try store.saveAfterLostConnection(result)
+        try store.saveAfterLostConnection(result, over: nil)
         #expect(try records(store, result).map(\.kind) == [.answer, .amend])
         #expect(try store.results(inSession: result.sessionID).first?.verdict == .pass, "the amendment stands")
         #expect(try store.verify().isClean)
@@ -182,7 +182,7 @@ struct ServerSchemaTests {
     @Test(arguments: TestEngine.available) func anAnswerThatDidNotLandIsSaved(engine: TestEngine) throws {
         let (database, store, result) = try fixture(engine)
         defer { database.remove() }
-        try store.saveAfterLostConnection(result)
+        try store.saveAfterLostConnection(result, over: nil)
         #expect(try records(store, result).count == 1)
         #expect(try store.results(inSession: result.sessionID).map(\.payload) == [result.payload])
     }

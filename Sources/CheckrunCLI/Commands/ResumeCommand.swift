@@ -58,7 +58,7 @@ struct ResumeCommand: CheckrunCommand {
         }
         let done = walk.doneCount
         context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
-        var runner = WalkRunner(walk: walk, store: store, context: context)
+        var runner = WalkRunner(walk: walk, store: store, context: context, seen: try store.latestPayloads(inSession: session.id))
         return try runner.run()
     }
 }

@@ -15,7 +15,7 @@ extension WalkRunner {
     /// How long between attempts to reach the server again.
     static let reconnectPause: useconds_t = 2_000_000
 
-    func waitForTheServer(thenSave result: CheckResult, lost: StoreError) throws {
+    func waitForTheServer(thenSave result: CheckResult, over seen: String?, lost: StoreError) throws {
         context.printError(
             "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.message)). "
                 + "Waiting for the server to come back, trying again every 2 seconds; the walk goes on once the answer is saved. "
@@ -29,10 +29,12 @@ extension WalkRunner {
             usleep(Self.reconnectPause)
             do {
                 try store.reconnect()
-                try SignalTrap.deferringSignals { try store.saveAfterLostConnection(result) }
+                try SignalTrap.deferringSignals { try store.saveAfterLostConnection(result, over: seen) }
                 break
             } catch let error as StoreError where error.connectionLost {
                 continue
+            } catch let changed as ResultChangedElsewhere {
+                throw changed
             } catch {
                 throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
             }

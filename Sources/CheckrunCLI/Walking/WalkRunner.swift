@@ -10,6 +10,18 @@ struct WalkRunner {
     var walk: Walk
     let store: ResultStore
     let context: CommandContext
+    /// Each result's latest record as this walk last saved or read it: a save is refused when
+    /// another writer saved the result since (see `ResultChangedElsewhere`).
+    var seen: [UUID: String]
+
+    /// - Parameter seen: the payloads of the session's latest records when the walk starts
+    ///   (`ResultStore.latestPayloads`); empty for a new session.
+    init(walk: Walk, store: ResultStore, context: CommandContext, seen: [UUID: String] = [:]) {
+        self.walk = walk
+        self.store = store
+        self.context = context
+        self.seen = seen
+    }
 
     enum Ending {
         case finished, quit, endOfInput, interrupted
@@ -68,7 +80,17 @@ struct WalkRunner {
     /// Saves, then says: every save commits before anything is said, so no line announces an
     /// answer as kept while its commit could still fail. Returns how the walk ends, if it does.
     private mutating func process(_ events: [WalkEvent]) throws -> Ending? {
-        for case .save(let result) in events { try save(result) }
+        for case .save(let result) in events {
+            do {
+                try save(result)
+            } catch let changed as ResultChangedElsewhere {
+                // Nothing the walk meant to say about its answer is true now: only this is said.
+                context.print("Not saved: \(changed), and saving this answer would have undone that. The walk goes on from what is saved; to change it, go back with b and answer again.")
+                seen[changed.current.id] = changed.payload
+                emit(walk.adopt(changed.current))
+                return nil
+            }
+        }
         var stop: Ending?
         for event in events {
             switch event {
@@ -95,14 +117,17 @@ struct WalkRunner {
         }
     }
 
-    private func save(_ result: CheckResult) throws {
+    private mutating func save(_ result: CheckResult) throws {
         do {
-            try SignalTrap.deferringSignals { try store.save(result) }
+            try SignalTrap.deferringSignals { try store.save(result, over: seen[result.id]) }
         } catch let error as StoreError where error.connectionLost {
-            try waitForTheServer(thenSave: result, lost: error)
+            try waitForTheServer(thenSave: result, over: seen[result.id], lost: error)
+        } catch let changed as ResultChangedElsewhere {
+            throw changed
         } catch {
             throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
         }
+        seen[result.id] = result.payload
     }
 
     private func finish(_ ending: Ending) throws -> Int32 {

@@ -1,0 +1,74 @@
+import CheckrunModel
+import Foundation
+
+/// A save refused because another writer saved the same result since this one last saw it: a
+/// teammate's `amend`, or the same session resumed in a second terminal. Saving over it would
+/// silently undo their change in the results everyone reads, so nothing is written, and the
+/// writer is handed the result as the store now holds it to go on from.
+package struct ResultChangedElsewhere: Error, Sendable, CustomStringConvertible {
+    /// The result as its latest record holds it (for a check this writer had not yet saved,
+    /// the other writer's result for it).
+    package var current: CheckResult
+    /// That record's payload: what a writer going on from `current` has seen.
+    package var payload: String
+    /// Whether that record is an amendment, and the reason it gives.
+    package var wasAmended: Bool
+    package var amendReason: String?
+
+    package var description: String {
+        let who = wasAmended
+            ? "amended by someone else (reason: \(DisplayText.preview(amendReason ?? "", limit: 200)))"
+            : "saved from another walk of this session"
+        return "check \(DisplayText.preview(current.check, limit: 200)) was \(who) after this walk last read it"
+    }
+}
+
+extension ResultStore {
+    /// Saves `result` only when its latest record is still `seen`, the payload the writer last
+    /// saved or read (nil for a result the writer made and has not saved): see
+    /// `ResultChangedElsewhere`. Checked inside the save's own transaction, so no other writer
+    /// of the session can slip in between the check and the write.
+    package func save(_ result: CheckResult, over seen: String?) throws {
+        try database.transaction(.session(result.sessionID)) {
+            try requireUnchanged(result, since: seen)
+            try writeProjection(result)
+            try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+        }
+    }
+
+    /// The payload of each result's latest record in a session: what a walk resuming it has
+    /// seen (the results table holds the same answers, but not always the same bytes: an
+    /// unanswered outcome at the end is in the record only).
+    package func latestPayloads(inSession sessionID: UUID) throws -> [UUID: String] {
+        var payloads: [UUID: String] = [:]
+        try database.forEach(
+            "SELECT result_id, payload FROM records WHERE session_id = ? ORDER BY sequence", [.text(sessionID.storageText)]
+        ) { row in
+            if let id = row.string(0).flatMap(UUID.init(text:)) { payloads[id] = row.string(1) ?? "" }
+        }
+        return payloads
+    }
+
+    /// Throws `ResultChangedElsewhere` when another writer saved this result (or, for a result
+    /// not yet saved, another result of the same check in this session) after `seen`.
+    func requireUnchanged(_ result: CheckResult, since seen: String?) throws {
+        let session = SQLValue.text(result.sessionID.storageText)
+        var resultID = result.id
+        if seen == nil {
+            let other = try database.query(
+                "SELECT id FROM results WHERE session_id = ?1 AND check_name = ?2 AND id <> ?3 AND attempt >= ?4 ORDER BY attempt DESC LIMIT 1",
+                [session, .text(result.check), .text(result.id.storageText), .integer(Int64(result.attempt))]) { $0.string(0) }.first
+            guard let other = other.flatMap({ $0.flatMap(UUID.init(text:)) }) else { return }
+            resultID = other
+        }
+        let latest = try database.query(
+            "SELECT kind, reason, payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
+            [session, .text(resultID.storageText)]) { (kind: $0.string(0), reason: $0.string(1), payload: $0.string(2) ?? "") }.first
+        guard let latest, latest.payload != seen else { return }
+        guard let current = CheckResult.decoding(payload: latest.payload, sessionID: result.sessionID) else {
+            throw StoreError("the latest record of check \(DisplayText.preview(result.check, limit: 200)) cannot be read; run checkrun verify")
+        }
+        throw ResultChangedElsewhere(current: current, payload: latest.payload, wasAmended: latest.kind == Record.Kind.amend.rawValue,
+                                     amendReason: latest.reason)
+    }
+}

@@ -1,0 +1,31 @@
+import CheckrunModel
+import Foundation
+
+/// Another writer saved a result of this session while the walk held it (a teammate's
+/// amendment, the session resumed in a second terminal): the store refused the walk's save,
+/// and the walk goes on from the result as the store holds it.
+extension Walk {
+    /// Replaces the walk's copy of `stored`'s check with it (the walk's unsaved change to it is
+    /// dropped) and says, in words, what the check now holds. A question the tester was in the
+    /// middle of on that check is asked again from what is stored.
+    package mutating func adopt(_ stored: CheckResult) -> [WalkEvent] {
+        guard let index = results.firstIndex(where: { $0.id == stored.id }) ?? results.firstIndex(where: { $0.check == stored.check }) else {
+            return []
+        }
+        let check = plan[index].check
+        if currentCheck == index { stopwatch = .idle }
+        var result = stored
+        while result.outcomes.count < check.expected.count { result.outcomes.append(nil) }
+        results[index] = result
+        if revisit?.check == index { revisit = nil }
+        if blocking == index { blocking = nil }
+        if confirmingSkip == index { confirmingSkip = nil }
+        if describing?.check == index { describing = nil }
+        // The check is introduced again, with what it already holds, if the walk is on it.
+        if announced == index { announced = nil }
+        let holds = result.verdict != nil
+            ? "Result: \(result.summary(against: check))"
+            : answersGiven(index).isEmpty ? "nothing answered yet" : answersGiven(index).joined(separator: ", ")
+        return [.say("Check \(index + 1) now holds what was saved there: \(holds).")]
+    }
+}
