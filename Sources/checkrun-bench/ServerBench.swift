@@ -55,9 +55,11 @@ enum ServerBench {
                 let writer = writers[index]
                 var result = writer.result
                 do {
+                    var seen: String?
                     for answer in 0..<100 {
                         result.tally = answer
-                        try writer.store.save(result)
+                        try writer.store.save(result, over: seen)
+                        seen = result.payload
                     }
                 } catch {
                     FileHandle.standardError.write(Data("  writer \(index): \(error)\n".utf8))

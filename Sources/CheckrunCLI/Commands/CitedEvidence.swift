@@ -28,7 +28,7 @@ enum CitedEvidence {
         var report: VerificationReport
         do { report = try work.value.get() } catch { throw CommandFailure(error.message) }
         for problem in shown where !report.problems.contains(problem) { report.problems.append(problem) }
-        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
+        report.problems.sort(by: VerificationProblem.listed)
         guard !report.isClean else { return nil }
         let problems = report.fileProblems + report.problems.map(\.description)
         for problem in problems.prefix(20) { context.printError(problem) }

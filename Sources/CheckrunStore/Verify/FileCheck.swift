@@ -6,7 +6,7 @@ import Foundation
 /// attachment's bytes, run on another thread with a connection of its own, beside the chains'
 /// verification: each reads whole tables, and one after the other they took as long as the
 /// floor `verify` is measured against.
-final class FileCheck: @unchecked Sendable {
+enum FileCheck {
     struct Outcome {
         var problems: [String] = []
         /// The attachments stored whole, by hash.
@@ -17,35 +17,20 @@ final class FileCheck: @unchecked Sendable {
         var deletedSessions: [VerificationProblem] = []
     }
 
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<Outcome, any Error> = .success(Outcome())
-
-    init(opener: StoreOpener) {
-        DispatchQueue.global().async { [self] in
-            defer { done.signal() }
-            do {
-                let store = try opener.open()
-                defer { store.database.finish() }
-                var outcome = Outcome()
-                // A server keeps its own files sound; an SQLite file is checked by SQLite.
-                if let database = store.sqlite {
-                    let lines = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
-                    outcome.problems = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
-                }
-                outcome.problems += try store.idFormProblems()
-                outcome.deletedSessions = try store.deletedSessionProblems()
-                try store.rehashAttachments(into: &outcome)
-                result = .success(outcome)
-            } catch {
-                result = .failure(error)
+    /// Starts the check on a connection of its own; its `value()` is what it found.
+    static func start(opener: StoreOpener) -> WorkBeside<Outcome> {
+        WorkBeside(opener: opener) { store in
+            var outcome = Outcome()
+            // A server keeps its own files sound; an SQLite file is checked by SQLite.
+            if let database = store.sqlite {
+                let lines = try database.query("PRAGMA quick_check") { $0.string(0) ?? "" }
+                outcome.problems = lines == ["ok"] ? [] : lines.prefix(5).map { "the file is damaged (SQLite: \($0))" }
             }
+            outcome.problems += try store.idFormProblems()
+            outcome.deletedSessions = try store.deletedSessionProblems()
+            try store.rehashAttachments(into: &outcome)
+            return outcome
         }
-    }
-
-    /// Waits for the check; what it found.
-    func outcome() throws -> Outcome {
-        done.wait()
-        return try result.get()
     }
 }
 

@@ -24,14 +24,13 @@ extension ResultStore {
         var problems: [VerificationProblem] = []
         for (result, record) in zip(results, latest) {
             guard let record else {
-                problems.append(VerificationProblem(session: result.sessionID, sequence: nil,
-                    message: "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded"))
+                problems.append(VerificationProblem(session: result.sessionID, sequence: nil, message: VerificationProblem.neverRecorded(result)))
                 continue
             }
             if !record.payload.hasSameBytes(as: result.payloadBytes),
                let difference = Self.difference(between: result, andRecorded: record.payload, sessionID: result.sessionID) {
                 problems.append(VerificationProblem(session: result.sessionID, sequence: record.sequence,
-                    message: "\(result.check): the results table differs from the record (\(difference)); it was edited behind checkrun's back"))
+                                                    message: VerificationProblem.tableDiffers(result.check, difference)))
             }
         }
         return problems

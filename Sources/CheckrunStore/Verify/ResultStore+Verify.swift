@@ -10,6 +10,22 @@ package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible
     package var description: String {
         "session \(session.lowercasedText.prefix(8))\(sequence.map { ", record \($0)" } ?? ""): \(message)"
     }
+
+    /// The order problems are listed in, whichever lane or check found them: by session, then
+    /// record (a problem of no record first), so a run's output is the same every time.
+    package static func listed(_ a: Self, before b: Self) -> Bool {
+        (a.session.storageText, a.sequence ?? 0) < (b.session.storageText, b.sequence ?? 0)
+    }
+
+    /// A result in the results table with no record at all: added by hand.
+    static func neverRecorded(_ result: CheckResult) -> String {
+        "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded"
+    }
+
+    /// A result whose table rows say something other than its latest record.
+    static func tableDiffers(_ check: String, _ difference: String) -> String {
+        "\(check): the results table differs from the record (\(difference)); it was edited behind checkrun's back"
+    }
 }
 
 /// The outcome of `verify`.
@@ -38,7 +54,7 @@ extension ResultStore {
         // The file itself too: a damaged index can hide a result from one query and show it
         // to another, whatever the chains say. SQLite checks it on a connection of its own
         // while the chains are verified.
-        let soundness = FileCheck(opener: opener)
+        let soundness = FileCheck.start(opener: opener)
         let sessions = try database.query("SELECT id FROM sessions ORDER BY started_at") { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
         let verified = try ParallelVerification.run(sessions, groupSize: 64, opener: opener, progress: progress) { store, group, report in
             try store.verifyGroup(group, into: &report)
@@ -46,7 +62,7 @@ extension ResultStore {
         report.sessions = verified.sessions
         report.records = verified.records
         report.problems = verified.problems
-        let files = try soundness.outcome()
+        let files = try soundness.value()
         report.fileProblems = files.problems
         report.attachments = files.attachments.count
         report.attachmentBytes = files.attachments.reduce(0) { $0 + $1.size }
@@ -59,7 +75,7 @@ extension ResultStore {
             }
         }
         report.problems += files.deletedSessions
-        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
+        report.problems.sort(by: VerificationProblem.listed)
         return report
     }
 
@@ -130,7 +146,7 @@ package struct SessionVerifier: Sendable {
             // stays fast however large the recordings.
             report.problems += ResultStore.missingAttachments(report.namedAttachments, stored: try store.storedHashes(ofSizes: report.namedAttachments))
         }
-        report.problems.sort { ($0.session.storageText, $0.sequence ?? 0) < ($1.session.storageText, $1.sequence ?? 0) }
+        report.problems.sort(by: VerificationProblem.listed)
         return report
     }
 }
@@ -148,7 +164,7 @@ extension ResultStore {
         let edited = "it was edited behind checkrun's back"
         for (place, (result, columns)) in zip(tables.results, tables.stored).enumerated() {
             guard let latest = tables.latest[place] else {
-                add(nil, "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded")
+                add(nil, VerificationProblem.neverRecorded(result))
                 continue
             }
             var recordedActiveSeconds = latest.recordedActiveSeconds
@@ -156,14 +172,14 @@ extension ResultStore {
                 let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID)
                 recordedActiveSeconds = recorded?.activeSeconds
                 if let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID, depth: tables.depth) {
-                    add(latest.sequence, "\(result.check): the results table differs from the record (\(difference)); \(edited)")
+                    add(latest.sequence, VerificationProblem.tableDiffers(result.check, difference))
                 }
             }
             let amended = chain.amendments[result.id] ?? (0, nil)
             // In full, the tables' events (the same bytes as the record's); cited, the record's own.
             let activeSeconds = tables.depth == .everything ? result.activeSeconds : recordedActiveSeconds
             if columns.activeSeconds != activeSeconds {
-                add(latest.sequence, "\(result.check): the results table differs from the record (the active time differs); \(edited)")
+                add(latest.sequence, VerificationProblem.tableDiffers(result.check, "the active time differs"))
             }
             if columns.amendments != amended.count || !Self.sameBytes(columns.amendReason, amended.reason) {
                 add(latest.sequence, "\(result.check): the results table shows \(columns.amendments) amendments, the records \(amended.count); \(edited)")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Work on a connection of its own, on another thread, started now and waited for when its
-/// value is needed: a report's check of its release's ids reads while the chains are verified,
-/// rather than after them, when one core alone would be busy.
+/// value is needed: `verify`'s file check and a report's check of its release's ids read while
+/// the chains are verified, rather than after them, when one core alone would be busy.
 final class WorkBeside<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Written once by the worker before it signals; read only after the signal.
