@@ -30,9 +30,13 @@ extension ResultStore {
     /// of the session can slip in between the check and the write.
     package func save(_ result: CheckResult, over seen: String?) throws {
         try database.transaction(.session(result.sessionID)) {
-            try requireUnchanged(result, since: seen)
-            try writeProjection(result)
-            try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+            if let seen, let head = try chainHead(of: result.sessionID, ifLastIs: result.id, holding: seen) {
+                try writeProjection(result, stored: true)
+                try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt, head: head)
+            } else {
+                try writeProjection(result, stored: try requireUnchanged(result, since: seen))
+                try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+            }
         }
     }
 
@@ -50,23 +54,35 @@ extension ResultStore {
     }
 
     /// Throws `ResultChangedElsewhere` when another writer saved this result (or, for a result
-    /// not yet saved, another result of the same check in this session) after `seen`.
-    func requireUnchanged(_ result: CheckResult, since seen: String?) throws {
+    /// not yet saved, another result of the same check in this session) after `seen`. Returns
+    /// whether the result is known to be stored already: its latest record is `seen`. The
+    /// payloads are compared where they are; one is read only for a refusal.
+    func requireUnchanged(_ result: CheckResult, since seen: String?) throws -> Bool {
         let session = SQLValue.text(result.sessionID.storageText)
-        var resultID = result.id
-        if seen == nil {
+        guard let seen else {
             let other = try database.query(
                 "SELECT id FROM results WHERE session_id = ?1 AND check_name = ?2 AND id <> ?3 AND attempt >= ?4 ORDER BY attempt DESC LIMIT 1",
                 [session, .text(result.check), .text(result.id.storageText), .integer(Int64(result.attempt))]) { $0.string(0) }.first
-            guard let other = other.flatMap({ $0.flatMap(UUID.init(text:)) }) else { return }
-            resultID = other
+            guard let other = other.flatMap({ $0.flatMap(UUID.init(text:)) }) else { return false }
+            try changedElsewhere(resultID: other, session: result.sessionID, check: result.check)
         }
+        let unchanged = try database.query(
+            "SELECT payload = ?3 FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
+            [session, .text(result.id.storageText), .text(seen)]) { $0.int(0) == 1 }.first
+        switch unchanged {
+        case true?: return true
+        case false?: try changedElsewhere(resultID: result.id, session: result.sessionID, check: result.check)
+        case nil: return false
+        }
+    }
+
+    /// The refusal, with the result as its latest record holds it.
+    private func changedElsewhere(resultID: UUID, session: UUID, check: String) throws -> Never {
         let latest = try database.query(
             "SELECT kind, reason, payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
-            [session, .text(resultID.storageText)]) { (kind: $0.string(0), reason: $0.string(1), payload: $0.string(2) ?? "") }.first
-        guard let latest, latest.payload != seen else { return }
-        guard let current = CheckResult.decoding(payload: latest.payload, sessionID: result.sessionID) else {
-            throw StoreError("the latest record of check \(DisplayText.preview(result.check, limit: 200)) cannot be read; run checkrun verify")
+            [.text(session.storageText), .text(resultID.storageText)]) { (kind: $0.string(0), reason: $0.string(1), payload: $0.string(2) ?? "") }.first
+        guard let latest, let current = CheckResult.decoding(payload: latest.payload, sessionID: session) else {
+            throw StoreError("the latest record of check \(DisplayText.preview(check, limit: 200)) cannot be read; run checkrun verify")
         }
         throw ResultChangedElsewhere(current: current, payload: latest.payload, wasAmended: latest.kind == Record.Kind.amend.rawValue,
                                      amendReason: latest.reason)

@@ -16,8 +16,20 @@ extension ResultStore {
         return (0, session.digest)
     }
 
-    func appendRecord(for result: CheckResult, kind: Record.Kind, reason: String?, at date: Date) throws {
-        let head = try chainHead(of: result.sessionID)
+    /// The session's chain head when its last record is `resultID`'s and holds `payload`: a
+    /// walk answering one check, one save after another, learns in one query that no one else
+    /// saved it since and where the next record chains to. Nil otherwise.
+    func chainHead(of sessionID: UUID, ifLastIs resultID: UUID, holding payload: String) throws -> (sequence: Int, hash: String)? {
+        try database.query(
+            "SELECT sequence, hash, result_id = ?2 AND payload = ?3 FROM records WHERE session_id = ?1 ORDER BY sequence DESC LIMIT 1",
+            [.text(sessionID.storageText), .text(resultID.storageText), .text(payload)]
+        ) { $0.int(2) == 1 ? ($0.int(0) ?? 0, $0.string(1) ?? "") : nil }.first ?? nil
+    }
+
+    /// - Parameter head: the chain head when the caller has just read it, in this transaction.
+    func appendRecord(for result: CheckResult, kind: Record.Kind, reason: String?, at date: Date,
+                      head known: (sequence: Int, hash: String)? = nil) throws {
+        let head = try known ?? chainHead(of: result.sessionID)
         let record = Record(sessionID: result.sessionID, sequence: head.sequence + 1, resultID: result.id, kind: kind, reason: reason,
                             payload: result.payload, recordedAt: date, previousHash: head.hash)
         try insert(record)

@@ -31,17 +31,17 @@ extension ResultStore {
                 "SELECT count(*) FROM records WHERE session_id = ? AND result_id = ? AND kind = 'answer' AND payload = ?",
                 [.text(result.sessionID.storageText), .text(result.id.storageText), .text(result.payload)]) ?? 0
             guard landed == 0 else { return }
-            try requireUnchanged(result, since: seen)
-            try writeProjection(result)
+            try writeProjection(result, stored: try requireUnchanged(result, since: seen))
             try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
         }
     }
 
     /// Writes a result into the results tables (the current view), replacing its earlier state.
-    func writeProjection(_ result: CheckResult) throws {
+    /// `stored`: the caller already knows the result has rows to replace (one query fewer).
+    func writeProjection(_ result: CheckResult, stored: Bool = false) throws {
         let id = SQLValue.text(result.id.storageText)
         // A result saved for the first time has no parts to clear (deletes are the costly part).
-        let existed = try database.scalarInt("SELECT 1 FROM results WHERE id = ?", [id]) != nil
+        let existed = try stored || database.scalarInt("SELECT 1 FROM results WHERE id = ?", [id]) != nil
         try database.run(
             """
             INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason,
