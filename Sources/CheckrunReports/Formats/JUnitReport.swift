@@ -31,49 +31,55 @@ enum JUnitReport {
             out.append("      <property name=\"title\" value=\"\(x(document.title))\"/>")
             out.append("      <property name=\"protocol_hash\" value=\"\(document.contentHash)\"/>")
             out.append("    </properties>")
-            for (entry, reported) in cases {
-                let time = reported?.result.activeSeconds.map(seconds) ?? "0"
-                out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(entry.reference.check.id))\" time=\"\(time)\">")
-                var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
-                if let reported {
-                    properties += [("build", reported.build), ("device", reported.device), ("tester", reported.tester), ("attempt", String(reported.result.attempt))]
-                    if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
-                    properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
-                }
-                switch reported?.result.verdict {
-                case .fail?:
-                    let result = reported?.result
-                    let failedOutcomes = (result?.outcomes ?? []).enumerated().filter { $0.element?.verdict == .fail }.map { index, answer in
-                        "expected \(index + 1) failed: " + (entry.reference.check.expected.indices.contains(index) ? entry.reference.check.expected[index].text : "") + (answer?.note.map { " (\($0))" } ?? "")
-                    }
-                    let message = result.map { $0.summary(against: entry.reference.check) } ?? "fail"
-                    out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x((failedOutcomes + [result?.notes ?? ""]).filter { !$0.isEmpty }.joined(separator: "\n")))</failure>")
-                case .blocked?:
-                    out.append("      <error message=\"\(x("blocked: " + (reported?.result.blockedReason ?? "")))\" type=\"blocked\"/>")
-                case .skipped?:
-                    out.append("      <skipped message=\"skipped by the tester\"/>")
-                case nil:
-                    out.append("      <skipped message=\"not run in this release\"/>")
-                case .pass?:
-                    break
-                }
-                var told = properties.map { "\($0.0): \($0.1)" }
-                if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
-                var markers: [String] = []
-                if let reported {
-                    told += reported.result.attachments.map { "attachment: " + DisplayText.neutralised(AttachedEvidence.sentence($0)) }
-                    markers = reported.result.attachments.indices.compactMap { AttachedEvidence.path(report, reported, $0) }.map { "[[ATTACHMENT|\($0)]]" }
-                }
-                // The lines that name files for CI to attach are checkrun's own, added unbroken.
-                let attached = markers.map { "&#10;" + Escaping.xml($0) }.joined()
-                out.append("      <system-out>\(x(told.joined(separator: "\n")))\(attached)</system-out>")
-                out.append("    </testcase>")
-            }
+            for (entry, reported) in cases { out += testcase(entry, reported, in: document, of: report) }
             out.append("  </testsuite>")
         }
         out += criteriaSuite(report)
         out.append("</testsuites>")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// One check's testcase (on one device, or not run at all).
+    private static func testcase(_ entry: ReleaseReport.CheckEntry, _ reported: ReportedResult?, in document: ReleaseReport.ProtocolEntry,
+                                 of report: ReleaseReport) -> [String] {
+        var out: [String] = []
+        let time = reported?.result.activeSeconds.map(seconds) ?? "0"
+        out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(entry.reference.check.id))\" time=\"\(time)\">")
+        var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
+        if let reported {
+            properties += [("build", reported.build), ("device", reported.device), ("tester", reported.tester), ("attempt", String(reported.result.attempt))]
+            if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
+            properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
+        }
+        switch reported?.result.verdict {
+        case .fail?:
+            let result = reported?.result
+            let failedOutcomes = (result?.outcomes ?? []).enumerated().filter { $0.element?.verdict == .fail }.map { index, answer in
+                "expected \(index + 1) failed: " + (entry.reference.check.expected.indices.contains(index) ? entry.reference.check.expected[index].text : "") + (answer?.note.map { " (\($0))" } ?? "")
+            }
+            let message = result.map { $0.summary(against: entry.reference.check) } ?? "fail"
+            out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x((failedOutcomes + [result?.notes ?? ""]).filter { !$0.isEmpty }.joined(separator: "\n")))</failure>")
+        case .blocked?:
+            out.append("      <error message=\"\(x("blocked: " + (reported?.result.blockedReason ?? "")))\" type=\"blocked\"/>")
+        case .skipped?:
+            out.append("      <skipped message=\"skipped by the tester\"/>")
+        case nil:
+            out.append("      <skipped message=\"not run in this release\"/>")
+        case .pass?:
+            break
+        }
+        var told = properties.map { "\($0.0): \($0.1)" }
+        if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
+        var markers: [String] = []
+        if let reported {
+            told += reported.result.attachments.map { "attachment: " + DisplayText.neutralised(AttachedEvidence.sentence($0)) }
+            markers = reported.result.attachments.indices.compactMap { AttachedEvidence.path(report, reported, $0) }.map { "[[ATTACHMENT|\($0)]]" }
+        }
+        // The lines that name files for CI to attach are checkrun's own, added unbroken.
+        let attached = markers.map { "&#10;" + Escaping.xml($0) }.joined()
+        out.append("      <system-out>\(x(told.joined(separator: "\n")))\(attached)</system-out>")
+        out.append("    </testcase>")
+        return out
     }
 
     /// A testcase per criterion a check maps, with its term and coverage: failing for Does Not

@@ -91,7 +91,7 @@ struct ExportScanner {
     mutating func value(limit: Int = Int.max) throws(ExportFileError) -> Value {
         guard let first = try peek() else { throw error("the file ends too soon; it is truncated") }
         let start = (line: line, column: column)
-        var depth = 0, inString = false, escaped = false
+        var nesting = Nesting()
         let scalar = first != UInt8(ascii: "{") && first != UInt8(ascii: "[") && first != UInt8(ascii: "\"")
         // `position` stays at the value's first byte while it is scanned, so `fill` keeps it.
         var index = position
@@ -100,7 +100,7 @@ struct ExportScanner {
                 let byte = buffer[index]
                 if scalar && Self.endsScalar(byte) { break scan }
                 if byte == 0x0A { line += 1; lineStart = dropped + index + 1 }
-                if inString && !escaped && byte != 0x5C && byte != 0x22 && byte != 0x0A {
+                if nesting.inString && !nesting.escaped && byte != 0x5C && byte != 0x22 && byte != 0x0A {
                     // The body of a string, up to its next quote, backslash or line end, in one
                     // tight step: an export's attachment pieces are a megabyte of base64 each.
                     index = Self.plainStringEnd(buffer, from: index + 1)
@@ -109,21 +109,7 @@ struct ExportScanner {
                     }
                     continue
                 }
-                if inString {
-                    if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 {
-                        inString = false
-                        if depth == 0 { index += 1; break scan }
-                    }
-                } else if !scalar {
-                    switch byte {
-                    case 0x22: inString = true
-                    case 0x7B, 0x5B: depth += 1
-                    case 0x7D, 0x5D:
-                        depth -= 1
-                        if depth == 0 { index += 1; break scan }
-                    default: break
-                    }
-                }
+                if (nesting.inString || !scalar) && nesting.endsValue(after: byte) { index += 1; break scan }
                 index += 1
                 if index - position > limit {
                     throw error("a value here is far larger than a checkrun export holds", line: start.line, column: start.column)
@@ -139,6 +125,34 @@ struct ExportScanner {
         let bytes = Array(buffer[position..<index])
         position = index
         return Value(bytes: bytes, line: start.line, column: start.column)
+    }
+
+    /// Where the scan of a string, an object or an array stands: whether it is inside a string
+    /// (just after a backslash there), and how deeply nested.
+    struct Nesting {
+        var depth = 0
+        var inString = false
+        var escaped = false
+
+        /// Takes the next byte of the value; true when that byte ends it.
+        mutating func endsValue(after byte: UInt8) -> Bool {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 {
+                    inString = false
+                    return depth == 0
+                }
+                return false
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                return depth == 0
+            default: break
+            }
+            return false
+        }
     }
 
     /// The first index at or after `start` holding a quote, a backslash or a line end (or the end).
