@@ -19,7 +19,7 @@ package struct ResultChangedElsewhere: Error, Sendable, CustomStringConvertible 
         let who = wasAmended
             ? "amended by someone else (reason: \(DisplayText.preview(amendReason ?? "", limit: 200)))"
             : "saved from another walk of this session"
-        return "check \(DisplayText.preview(current.check, limit: 200)) was \(who) after this walk last read it"
+        return "check \(DisplayText.preview(current.check, limit: 200)) was \(who) while this walk was open"
     }
 }
 
@@ -60,11 +60,16 @@ extension ResultStore {
     func requireUnchanged(_ result: CheckResult, since seen: String?) throws -> Bool {
         let session = SQLValue.text(result.sessionID.storageText)
         guard let seen else {
+            // A result this writer made: any result of its check in the session, its own id
+            // included (saved by someone else), was saved by another writer since the walk began.
             let other = try database.query(
-                "SELECT id FROM results WHERE session_id = ?1 AND check_name = ?2 AND id <> ?3 AND attempt >= ?4 ORDER BY attempt DESC LIMIT 1",
-                [session, .text(result.check), .text(result.id.storageText), .integer(Int64(result.attempt))]) { $0.string(0) }.first
-            guard let other = other.flatMap({ $0.flatMap(UUID.init(text:)) }) else { return false }
-            try changedElsewhere(resultID: other, session: result.sessionID, check: result.check)
+                "SELECT id FROM results WHERE session_id = ?1 AND check_name = ?2 ORDER BY attempt DESC, updated_at DESC LIMIT 1",
+                [session, .text(result.check)]) { $0.string(0) }.first
+            let recorded = try database.scalarInt(
+                "SELECT 1 FROM records WHERE session_id = ?1 AND result_id = ?2 LIMIT 1", [session, .text(result.id.storageText)]) != nil
+            let found = recorded ? result.id : other.flatMap { $0.flatMap(UUID.init(text:)) }
+            guard let found else { return false }
+            try changedElsewhere(resultID: found, session: result.sessionID, check: result.check)
         }
         let unchanged = try database.query(
             "SELECT payload = ?3 FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",

@@ -103,6 +103,21 @@ extension ResultStore {
         return results
     }
 
+    /// A session's results (as `results(inSession:)`) and the payloads of their latest records
+    /// (as `latestPayloads`), read in one snapshot: a walk resuming it must hold exactly what the
+    /// payloads it will save over say, even while another terminal saves.
+    package func resumeState(inSession sessionID: UUID) throws -> (results: [CheckResult], seen: [UUID: String]) {
+        try database.beginSnapshot()
+        do {
+            let state = (try results(inSession: sessionID), try latestPayloads(inSession: sessionID))
+            try database.execute("COMMIT")
+            return state
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// The columns `readResult` reads, in its order (`r` is the results table); a query selects
     /// them first and its own columns after them.
     static let resultColumns = """
@@ -117,10 +132,12 @@ extension ResultStore {
         }
         var result = CheckResult(
             id: id, sessionID: session, check: row.string(2) ?? "", protocolHash: row.string(3) ?? "",
-            attempt: row.int(4) ?? 1, outcomeCount: 0, startedAt: row.date(10) ?? Date())
+            // Whole numbers only as SQLite stores numbers: text such as '1 x' (read as 1 where a
+            // number is asked for) becomes a value checkrun never writes, which `verify` names.
+            attempt: row.storedInteger(4) ?? 0, outcomeCount: 0, startedAt: row.date(10) ?? Date())
         result.verdict = row.string(5).flatMap { Verdict(rawValue: $0) }
         result.blockedReason = row.string(6)
-        result.tally = row.int(7) ?? 0
+        result.tally = row.storedInteger(7) ?? -1
         result.notes = row.string(8)
         result.notesAnsweredAt = row.date(9)
         result.updatedAt = row.date(11) ?? result.startedAt

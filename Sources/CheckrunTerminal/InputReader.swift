@@ -38,6 +38,18 @@ package final class InputReader {
         }
     }
 
+    /// Drops what was typed and not yet read, here and in the terminal's own queue: after the
+    /// walk's save was refused, keys typed for the question it no longer asks must not become
+    /// the answer to the one it asks now. Only a terminal's input is dropped; piped answers are
+    /// answers.
+    package func discardTypedAhead() {
+        guard isTerminal else { return }
+        tcflush(fileDescriptor, TCIFLUSH)
+        buffer.removeAll()
+        position = 0
+        skipLineFeed = false
+    }
+
     package func readByte() -> UInt8? {
         if position >= buffer.count && !fill() { return nil }
         defer { position += 1 }

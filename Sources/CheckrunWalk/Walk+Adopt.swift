@@ -13,6 +13,7 @@ extension Walk {
             return []
         }
         let check = plan[index].check
+        let timerStopped = currentCheck == index && isStopwatchRunning
         if currentCheck == index { stopwatch = .idle }
         var result = stored
         while result.outcomes.count < check.expected.count { result.outcomes.append(nil) }
@@ -26,6 +27,8 @@ extension Walk {
         let holds = result.verdict != nil
             ? "Result: \(result.summary(against: check))"
             : answersGiven(index).isEmpty ? "nothing answered yet" : answersGiven(index).joined(separator: ", ")
-        return [.say("Check \(index + 1) now holds what was saved there: \(holds).")]
+        var lines: [WalkEvent] = timerStopped ? [.say("The timer was stopped; this timing was not saved.")] : []
+        lines.append(.say("Check \(index + 1) now holds what was saved there: \(holds)."))
+        return lines
     }
 }

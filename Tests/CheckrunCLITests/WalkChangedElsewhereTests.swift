@@ -45,7 +45,7 @@ import Testing
         tester.sendLine("b")
         try tester.expect("Back to check 1: the notes.")
         tester.sendLine("looked again")
-        try tester.expect("Not saved: check tiny-target/voice-control-show-numbers was amended by someone else (reason: Seen on the recording) after this walk last read it, and saving this answer would have undone that.")
+        try tester.expect("Not saved: \"Notes saved: looked again. Result: pass, 1 of 1 expected outcome passed.\" The check tiny-target/voice-control-show-numbers was amended by someone else (reason: Seen on the recording) while this walk was open, and this answer would have undone that. The walk goes on from what is saved.")
         try tester.expect("Check 1 now holds what was saved there: Result: fail, 1 of 1 expected outcome failed.")
         try tester.expect("Press Enter to start")
         tester.sendLine("q")
@@ -70,7 +70,7 @@ import Testing
         first.sendLine("t 10")
         try first.expect("Pass, fail or not applicable?")
         second.sendLine("t 20")
-        try second.expect("Not saved: check tiny-target/voice-control-show-numbers was saved from another walk of this session after this walk last read it")
+        try second.expect("Not saved: \"Time: 20 seconds.\" The check tiny-target/voice-control-show-numbers was saved from another walk of this session while this walk was open")
         try second.expect("Check 1 now holds what was saved there: the time (10 seconds).")
         try second.expect("Pass, fail or not applicable?")
         second.sendLine("fail")
@@ -80,7 +80,7 @@ import Testing
         try second.expect("Check 2 of 2")
 
         first.sendLine("pass")
-        try first.expect("Not saved: check tiny-target/voice-control-show-numbers was saved from another walk of this session")
+        try first.expect("The check tiny-target/voice-control-show-numbers was saved from another walk of this session")
         try first.expect("Check 1 now holds what was saved there: Result: fail, 1 of 1 expected outcome failed.")
         try first.expect("Check 2 of 2")
         first.sendLine("q")
@@ -92,5 +92,108 @@ import Testing
         #expect(stored?.verdict == .fail)
         #expect(stored?.notes == "numbers overlap")
         #expect(try checkrun(folder, ["verify"]).status == 0)
+    }
+}
+
+extension WalkChangedElsewhereTests {
+    /// A resumed walk starts from what its session's records hold: it saves over its own
+    /// answers without a word, is refused over an amendment, and then saves from there.
+    @Test func aResumedWalkSavesOverItsOwnAnswersAndNotOverAnAmendment() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + checks)
+        let started = try first.expect("Press Enter to start")
+        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        first.sendLine("t 10")
+        try first.expect("Pass, fail or not applicable?")
+        first.sendLine("pass")
+        try first.expect("Notes (optional")
+        first.sendLine("q")
+        #expect(first.waitForExit() == 0)
+
+        let resumed = try walk(folder, ["resume", id])
+        try resumed.expect("Notes (optional")
+        resumed.sendLine("")
+        try resumed.expect("Result: pass")
+        try resumed.expect("Press Enter to start")
+        let amend = try checkrun(folder, ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/voice-control-show-numbers",
+                                          "--verdict", "fail", "--expected", "1=fail", "--notes", "Numbers 4 and 5 overlap", "--reason", "Seen on the recording"])
+        #expect(amend.status == 0, "\(amend.stderr)")
+        resumed.sendLine("b")
+        try resumed.expect("Back to check 1: the notes.")
+        resumed.sendLine("looked again")
+        try resumed.expect("was amended by someone else (reason: Seen on the recording)")
+        try resumed.expect("Press Enter to start")
+        resumed.sendLine("b")
+        try resumed.expect("Back to check 1: the notes.")
+        resumed.sendLine("looked again")
+        try resumed.expect("Notes saved: looked again")
+        try resumed.expect("Press Enter to start")
+        resumed.sendLine("q")
+        #expect(resumed.waitForExit() == 0)
+        let output = try checkrun(folder, ["sessions"])
+        #expect(output.status == 0)
+        let stored = try onlyResult(folder)
+        #expect(stored?.verdict == .fail, "the amendment's verdict stands")
+        #expect(stored?.notes == "looked again", "the answer given after the refusal is saved")
+        #expect(try checkrun(folder, ["verify"]).status == 0)
+    }
+
+    /// Keys typed for the timer after another terminal saved the check are not taken as the
+    /// answer to the question the walk asks once it has taken the other terminal's result.
+    @Test func keysTypedAheadOfARefusalAreNotTakenAsAnAnswer() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + checks)
+        let started = try first.expect("Press Enter to start")
+        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        first.send("\r")
+        try first.expect("Timer started.")
+        let second = try walk(folder, ["resume", id])
+        try second.expect("Press Enter to start")
+        second.sendLine("t 30")
+        try second.expect("Pass, fail or not applicable?")
+        // A tally, then a pause and Enter typed at once: the tally's save is refused.
+        first.send(" p\r")
+        try first.expect("The timer was stopped; this timing was not saved.")
+        try first.expect("Check 1 now holds what was saved there: the time (30 seconds).")
+        try first.expect("Pass, fail or not applicable?")
+        Thread.sleep(forTimeInterval: 0.5)
+        first.sendLine("q")
+        second.sendLine("q")
+        #expect(first.waitForExit() == 0)
+        #expect(second.waitForExit() == 0)
+        let stored = try onlyResult(folder)
+        #expect(stored?.outcomes.compactMap { $0 }.isEmpty == true, "no outcome was answered: \(String(describing: stored?.outcomes))")
+    }
+
+    /// A check reopened in another terminal is taken on before the walk calls the session
+    /// complete.
+    @Test func aWalkTakesOnACheckReopenedElsewhereBeforeCallingTheSessionComplete() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana", "--check", "tiny-target/touch-one-hand", "--check", "tiny-target/voice-control-show-numbers"])
+        let started = try first.expect("Press Enter to start")
+        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        first.sendLine("s")
+        try first.expect("Check 2 of 2")
+        try first.expect("Press Enter to start")
+        let second = try walk(folder, ["resume", id])
+        try second.expect("Press Enter to start")
+        second.sendLine("b")
+        try second.expect("Reopened check 1")
+        second.sendLine("q")
+        #expect(second.waitForExit() == 0)
+
+        first.sendLine("t 10")
+        try first.expect("Pass, fail or not applicable?")
+        first.sendLine("p")
+        try first.expect("Notes (optional")
+        first.sendLine("")
+        try first.expect("Check tiny-target/touch-one-hand was changed by another writer while this walk was open.")
+        let rest = try first.expect("Press Enter to start")
+        #expect(!rest.contains("complete"), "\(rest)")
+        first.sendLine("q")
+        #expect(first.waitForExit() == 0)
     }
 }

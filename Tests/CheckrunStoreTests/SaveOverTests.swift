@@ -79,6 +79,26 @@ import Testing
         #expect(try store.verify().isClean)
     }
 
+    /// A result made by a walk that began before another terminal saved the same check, under
+    /// another attempt number (counted when each walk began), or under this very id: refused.
+    @Test(arguments: TestEngine.available)
+    func aNewResultIsRefusedBesideAnyOtherOfItsCheckAndOverItsOwnRecords(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
+        defer { store.close() }
+        let saved = try Self.begun(store)
+        var later = CheckResult(sessionID: saved.sessionID, check: "p/c", protocolHash: "h", attempt: 2, outcomeCount: 2, startedAt: Self.start)
+        later.outcomes[0] = OutcomeAnswer(.fail, answeredAt: Self.start.addingTimeInterval(3))
+        let refused = #expect(throws: ResultChangedElsewhere.self) { try store.save(later, over: nil) }
+        #expect(refused?.current.id == saved.id)
+        var again = saved
+        again.notes = "a second walk with the same result"
+        #expect(throws: ResultChangedElsewhere.self) { try store.save(again, over: nil) }
+        #expect(try Self.records(store, saved) == 1, "nothing was written")
+        #expect(try store.results(inSession: saved.sessionID).count == 1)
+    }
+
     /// The same session resumed in two terminals: each makes its own result for a check not
     /// yet saved, and each answer after the other's is refused, not saved beside or over it.
     @Test(arguments: TestEngine.available)

@@ -93,6 +93,8 @@ import Testing
     static let sqliteNumberEdits: [String] = [
         "UPDATE counter_values SET value = '10,m=100'",
         "UPDATE outcome_answers SET value = '10 apples' WHERE position = 0",
+        "UPDATE results SET tally = '3 apples'",
+        "UPDATE results SET attempt = '1 x'",
     ]
 
     @Test(arguments: sqliteNumberEdits)

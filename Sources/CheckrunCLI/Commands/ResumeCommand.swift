@@ -48,7 +48,7 @@ struct ResumeCommand: CheckrunCommand {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
         try store.keep(RunCommand.uniqueDocuments(plan))
-        let results = try store.results(inSession: session.id)
+        let (results, seen) = try store.resumeState(inSession: session.id)
         let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
         let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts, at: context.now(), newID: context.newResultID)
         // Complete is what the answers say, not a column: every check of the plan is done.
@@ -58,7 +58,7 @@ struct ResumeCommand: CheckrunCommand {
         }
         let done = walk.doneCount
         context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
-        var runner = WalkRunner(walk: walk, store: store, context: context, seen: try store.latestPayloads(inSession: session.id))
+        var runner = WalkRunner(walk: walk, store: store, context: context, seen: seen)
         return try runner.run()
     }
 }

@@ -13,6 +13,8 @@ struct WalkRunner {
     /// Each result's latest record as this walk last saved or read it: a save is refused when
     /// another writer saved the result since (see `ResultChangedElsewhere`).
     var seen: [UUID: String]
+    /// Set when a save was refused, until keys typed ahead for the question then asked are dropped.
+    var refused = false
 
     /// - Parameter seen: the payloads of the session's latest records when the walk starts
     ///   (`ResultStore.latestPayloads`); empty for a new session.
@@ -71,6 +73,10 @@ struct WalkRunner {
             }
             let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime, date: context.now())
             if let stop = try process(events) { ending = stop; break loop }
+            if refused {
+                reader.discardTypedAhead()
+                refused = false
+            }
             emit(walk.introduce())
         }
         terminal?.restore()
@@ -84,10 +90,7 @@ struct WalkRunner {
             do {
                 try save(result)
             } catch let changed as ResultChangedElsewhere {
-                // Nothing the walk meant to say about its answer is true now: only this is said.
-                context.print("Not saved: \(changed), and saving this answer would have undone that. The walk goes on from what is saved; to change it, go back with b and answer again.")
-                seen[changed.current.id] = changed.payload
-                emit(walk.adopt(changed.current))
+                refuse(events, changed)
                 return nil
             }
         }
@@ -95,7 +98,7 @@ struct WalkRunner {
         for event in events {
             switch event {
             case .quit: stop = .quit
-            case .finished: stop = .finished
+            case .finished: stop = try takeChangesMadeElsewhere() ? nil : .finished
             case .attach(let request): stop = try process(attach(request)) ?? stop
             default: show(event)
             }
@@ -103,7 +106,7 @@ struct WalkRunner {
         return stop
     }
 
-    private func emit(_ events: [WalkEvent]) {
+    func emit(_ events: [WalkEvent]) {
         events.forEach(show)
     }
 

@@ -1,0 +1,39 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunWalk
+import Foundation
+
+/// Another writer saved a result of this session while the walk was open (a teammate's
+/// `amend`, the session resumed in a second terminal, a merge): the walk never saves over it,
+/// says so in words, and goes on from what is saved.
+extension WalkRunner {
+    /// A save refused: nothing the walk meant to say about the answer is true now, so only
+    /// what was not saved, why, and what the check holds now are said.
+    mutating func refuse(_ events: [WalkEvent], _ changed: ResultChangedElsewhere) {
+        let lines = events.compactMap { event -> String? in
+            guard case .say(let line) = event, !line.isEmpty else { return nil }
+            return [".", "?", "!"].contains(line.last) ? line : line + "."
+        }
+        let answer = lines.isEmpty ? "this answer." : "\"\(lines.joined(separator: " "))\""
+        context.print("Not saved: \(answer) The \(changed), and this answer would have undone that. The walk goes on from what is saved.")
+        seen[changed.current.id] = changed.payload
+        emit(walk.adopt(changed.current))
+        refused = true
+    }
+
+    /// Before the walk calls the session complete: results another writer saved since this
+    /// walk last read them (a check reopened in another terminal) are taken on. True when the
+    /// walk is no longer finished and goes on.
+    mutating func takeChangesMadeElsewhere() throws -> Bool {
+        var changedAny = false
+        for (id, payload) in try store.latestPayloads(inSession: walk.session.id) where seen[id] != payload {
+            guard let current = CheckResult.decoding(payload: payload, sessionID: walk.session.id),
+                  walk.results.contains(where: { $0.id == id || (seen[id] == nil && $0.check == current.check) }) else { continue }
+            context.print("Check \(DisplayText.preview(current.check, limit: 200)) was changed by another writer while this walk was open.")
+            seen[id] = payload
+            emit(walk.adopt(current))
+            changedAny = true
+        }
+        return changedAny && !walk.isFinished
+    }
+}
