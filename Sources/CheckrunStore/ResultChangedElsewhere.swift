@@ -18,7 +18,7 @@ package struct ResultChangedElsewhere: Error, Sendable, CustomStringConvertible 
     package var description: String {
         let who = wasAmended
             ? "amended by someone else (reason: \(DisplayText.preview(amendReason ?? "", limit: 200)))"
-            : "saved from another walk of this session"
+            : "saved by someone else (another walk of this session, or a merge)"
         return "check \(DisplayText.preview(current.check, limit: 200)) was \(who) while this walk was open"
     }
 }

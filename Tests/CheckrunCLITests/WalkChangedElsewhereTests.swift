@@ -70,7 +70,7 @@ import Testing
         first.sendLine("t 10")
         try first.expect("Pass, fail or not applicable?")
         second.sendLine("t 20")
-        try second.expect("Not saved: \"Time: 20 seconds.\" The check tiny-target/voice-control-show-numbers was saved from another walk of this session while this walk was open")
+        try second.expect("Not saved: \"Time: 20 seconds.\" The check tiny-target/voice-control-show-numbers was saved by someone else (another walk of this session, or a merge) while this walk was open")
         try second.expect("Check 1 now holds what was saved there: the time (10 seconds).")
         try second.expect("Pass, fail or not applicable?")
         second.sendLine("fail")
@@ -80,7 +80,7 @@ import Testing
         try second.expect("Check 2 of 2")
 
         first.sendLine("pass")
-        try first.expect("The check tiny-target/voice-control-show-numbers was saved from another walk of this session")
+        try first.expect("The check tiny-target/voice-control-show-numbers was saved by someone else (another walk of this session, or a merge)")
         try first.expect("Check 1 now holds what was saved there: Result: fail, 1 of 1 expected outcome failed.")
         try first.expect("Check 2 of 2")
         first.sendLine("q")
