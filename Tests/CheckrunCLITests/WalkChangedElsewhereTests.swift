@@ -15,8 +15,8 @@ import Testing
         try PseudoTerminal(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], directory: folder.path)
     }
 
-    func checkrun(_ folder: TemporaryFolder, _ arguments: [String]) throws -> ProcessResult {
-        try Checkrun.run(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], in: folder.path)
+    func checkrun(_ folder: TemporaryFolder, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], in: folder.path, input: input)
     }
 
     func onlyResult(_ folder: TemporaryFolder) throws -> CheckResult? {
@@ -195,5 +195,46 @@ extension WalkChangedElsewhereTests {
         #expect(!rest.contains("complete"), "\(rest)")
         first.sendLine("q")
         #expect(first.waitForExit() == 0)
+    }
+}
+
+extension WalkChangedElsewhereTests {
+    /// A refused save can leave a walk nothing to ask of what it holds while another terminal
+    /// has reopened a check: the walk takes that on too, rather than call the session complete.
+    @Test func aRefusalThatLeavesNothingToAskStillTakesOnAReopenedCheck() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let order = ["--check", "tiny-target/touch-one-hand", "--check", "tiny-target/voice-control-show-numbers"]
+        let begun = try checkrun(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + order, input: "s\n")
+        let id = try #require(begun.stdout.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(begun.stdout[$0].dropFirst(8).prefix(8)) })
+        let first = try walk(folder, ["resume", id])
+        try first.expect("Press Enter to start")
+        let second = try walk(folder, ["resume", id])
+        try second.expect("Press Enter to start")
+        let reopener = try walk(folder, ["resume", id])
+        try reopener.expect("Press Enter to start")
+        reopener.sendLine("b")
+        try reopener.expect("Reopened check 1")
+        reopener.sendLine("q")
+        #expect(reopener.waitForExit() == 0)
+
+        second.sendLine("t 10")
+        try second.expect("Pass, fail or not applicable?")
+        second.sendLine("p")
+        try second.expect("Notes (optional")
+        second.sendLine("")
+        try second.expect("was changed by another writer while this walk was open.")
+        second.sendLine("q")
+        #expect(second.waitForExit() == 0)
+
+        first.sendLine("t 20")
+        try first.expect("Not saved: \"Time: 20 seconds.\"")
+        try first.expect("Check tiny-target/touch-one-hand was changed by another writer while this walk was open.")
+        let rest = try first.expect("Press Enter to start")
+        #expect(!rest.contains("complete"), "\(rest)")
+        first.sendLine("q")
+        #expect(first.waitForExit() == 0)
+        let sessions = try checkrun(folder, ["sessions"])
+        #expect(sessions.stdout.contains("unfinished"), "\(sessions.stdout)")
     }
 }

@@ -21,6 +21,14 @@ extension WalkRunner {
         refused = true
     }
 
+    /// The question to ask next; none when the walk is through, once changes other writers
+    /// made meanwhile are taken on (a refused save can leave nothing to ask here while another
+    /// terminal has reopened a check).
+    mutating func nextPrompt() throws -> Prompt? {
+        if walk.prompt == nil, try takeChangesMadeElsewhere() { emit(walk.introduce()) }
+        return walk.prompt
+    }
+
     /// Before the walk calls the session complete: results another writer saved since this
     /// walk last read them (a check reopened in another terminal) are taken on. True when the
     /// walk is no longer finished and goes on.

@@ -42,7 +42,7 @@ struct WalkRunner {
         emit(walk.introduce())
         var ending = Ending.finished
         var lastStopwatchPrompt: String?
-        loop: while let prompt = walk.prompt {
+        loop: while let prompt = try nextPrompt() {
             // While the timer runs, its keys are said once, not after every tally.
             if prompt.mode != .stopwatch || prompt.text != lastStopwatchPrompt {
                 context.print(context.out.bold(prompt.text))
