@@ -27,8 +27,11 @@ package final class PseudoTerminal: @unchecked Sendable {
         guard openpty(&masterFD, &slaveFD, nil, nil, &size) == 0 else { throw Failure(description: "openpty failed") }
         master = masterFD
         slave = slaveFD
-        guard let name = ttyname(slaveFD) else { throw Failure(description: "ttyname failed") }
-        let slavePath = String(cString: name)
+        // ttyname_r, not ttyname: ttyname's one static buffer is shared by tests that open
+        // terminals side by side, and another's half-written name opened a folder.
+        var name = [CChar](repeating: 0, count: 256)
+        guard ttyname_r(slaveFD, &name, name.count) == 0 else { throw Failure(description: "ttyname_r failed") }
+        let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
