@@ -16,8 +16,9 @@ struct WalkRunner {
     /// Set when a save was refused, until keys typed ahead for the question then asked are dropped.
     var refused = false
 
-    /// - Parameter seen: the payloads of the session's latest records when the walk starts
-    ///   (`ResultStore.latestPayloads`); empty for a new session.
+    /// - Parameter seen: the payloads of the session's latest records when the walk starts,
+    ///   read in the same snapshot as its results (`ResultStore.resumeState`); empty for a new
+    ///   session.
     init(walk: Walk, store: ResultStore, context: CommandContext, seen: [UUID: String] = [:]) {
         self.walk = walk
         self.store = store
