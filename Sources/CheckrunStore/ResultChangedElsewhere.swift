@@ -29,15 +29,15 @@ extension ResultStore {
     /// `ResultChangedElsewhere`. Checked inside the save's own transaction, so no other writer
     /// of the session can slip in between the check and the write.
     package func save(_ result: CheckResult, over seen: String?) throws {
-        try database.transaction(.session(result.sessionID)) {
-            if let seen, let head = try chainHead(of: result.sessionID, ifLastIs: result.id, holding: seen) {
-                try writeProjection(result, stored: true)
-                try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt, head: head)
-            } else {
-                try writeProjection(result, stored: try requireUnchanged(result, since: seen))
-                try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
-            }
-        }
+        try database.transaction(.session(result.sessionID)) { try write(result, over: seen) }
+    }
+
+    /// The checked save's writes, inside the caller's transaction of the result's session: the
+    /// session's last record is read once, for the check and for the chain.
+    func write(_ result: CheckResult, over seen: String?) throws {
+        let last = try lastRecord(of: result.sessionID, isOf: result.id, holding: seen)
+        try writeProjection(result, stored: last.holdsPayload || requireUnchanged(result, since: seen))
+        try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt, head: last.head)
     }
 
     /// The payload of each result's latest record in a session: what a walk resuming it has
@@ -62,14 +62,14 @@ extension ResultStore {
         guard let seen else {
             // A result this writer made: any result of its check in the session, its own id
             // included (saved by someone else), was saved by another writer since the walk began.
-            let other = try database.query(
-                "SELECT id FROM results WHERE session_id = ?1 AND check_name = ?2 ORDER BY attempt DESC, updated_at DESC LIMIT 1",
-                [session, .text(result.check)]) { $0.string(0) }.first
             let recorded = try database.scalarInt(
                 "SELECT 1 FROM records WHERE session_id = ?1 AND result_id = ?2 LIMIT 1", [session, .text(result.id.storageText)]) != nil
-            let found = recorded ? result.id : other.flatMap { $0.flatMap(UUID.init(text:)) }
-            guard let found else { return false }
-            try changedElsewhere(resultID: found, session: result.sessionID, check: result.check)
+            if recorded { try changedElsewhere(resultID: result.id, session: result.sessionID, check: result.check) }
+            let other = try database.query(
+                "SELECT id FROM results WHERE session_id = ?1 AND check_name = ?2 ORDER BY attempt DESC, updated_at DESC LIMIT 1",
+                [session, .text(result.check)]) { $0.string(0).flatMap(UUID.init(text:)) }.first
+            guard let other = other ?? nil else { return false }
+            try changedElsewhere(resultID: other, session: result.sessionID, check: result.check)
         }
         let unchanged = try database.query(
             "SELECT payload = ?3 FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",

@@ -16,14 +16,16 @@ extension ResultStore {
         return (0, session.digest)
     }
 
-    /// The session's chain head when its last record is `resultID`'s and holds `payload`: a
-    /// walk answering one check, one save after another, learns in one query that no one else
-    /// saved it since and where the next record chains to. Nil otherwise.
-    func chainHead(of sessionID: UUID, ifLastIs resultID: UUID, holding payload: String) throws -> (sequence: Int, hash: String)? {
-        try database.query(
+    /// The session's last record: where the next record chains to (nil when the session has
+    /// none yet), and whether it is `resultID`'s holding `payload`. A walk answering one check,
+    /// one save after another, so learns in one query that no one else saved it since.
+    func lastRecord(of sessionID: UUID, isOf resultID: UUID, holding payload: String?) throws
+        -> (head: (sequence: Int, hash: String)?, holdsPayload: Bool) {
+        let last = try database.query(
             "SELECT sequence, hash, result_id = ?2 AND payload = ?3 FROM records WHERE session_id = ?1 ORDER BY sequence DESC LIMIT 1",
-            [.text(sessionID.storageText), .text(resultID.storageText), .text(payload)]
-        ) { $0.int(2) == 1 ? ($0.int(0) ?? 0, $0.string(1) ?? "") : nil }.first ?? nil
+            [.text(sessionID.storageText), .text(resultID.storageText), SQLValue(payload)]
+        ) { (head: ($0.int(0) ?? 0, $0.string(1) ?? ""), holdsPayload: $0.int(2) == 1) }.first
+        return (last?.head, last?.holdsPayload ?? false)
     }
 
     /// - Parameter head: the chain head when the caller has just read it, in this transaction.

@@ -31,8 +31,7 @@ extension ResultStore {
                 "SELECT count(*) FROM records WHERE session_id = ? AND result_id = ? AND kind = 'answer' AND payload = ?",
                 [.text(result.sessionID.storageText), .text(result.id.storageText), .text(result.payload)]) ?? 0
             guard landed == 0 else { return }
-            try writeProjection(result, stored: try requireUnchanged(result, since: seen))
-            try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+            try write(result, over: seen)
         }
     }
 
