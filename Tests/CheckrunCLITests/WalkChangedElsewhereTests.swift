@@ -15,6 +15,18 @@ import Testing
         try PseudoTerminal(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], directory: folder.path)
     }
 
+    /// A new walk of `order` at a terminal, once it asks its first question, and its session's
+    /// short id.
+    func startWalk(_ folder: TemporaryFolder, _ order: [String]? = nil) throws -> (terminal: PseudoTerminal, id: String) {
+        let terminal = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + (order ?? checks))
+        return (terminal, try sessionID(in: try terminal.expect("Press Enter to start")))
+    }
+
+    /// The short id in a walk's first line ("Session 1a2b3c4d started").
+    func sessionID(in output: String) throws -> String {
+        try #require(output.range(of: #"Session [0-9a-f]{8} started"#, options: .regularExpression).map { String(output[$0].dropFirst(8).prefix(8)) })
+    }
+
     func checkrun(_ folder: TemporaryFolder, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
         try Checkrun.run(arguments + ["--protocols", protocols, "--db", folder.path("db.sqlite")], in: folder.path, input: input)
     }
@@ -30,8 +42,7 @@ import Testing
     @Test func anAnswerGoingBackOverATeammatesAmendmentIsRefusedAndTheAmendmentStands() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let tester = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + checks)
-        try tester.expect("Press Enter to start")
+        let tester = try startWalk(folder).terminal
         tester.sendLine("t 10")
         try tester.expect("Pass, fail or not applicable?")
         tester.sendLine("pass")
@@ -61,9 +72,7 @@ import Testing
     @Test func twoTerminalsWalkingOneSessionEachGoOnFromTheOthersAnswers() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + checks)
-        let started = try first.expect("Press Enter to start")
-        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        let (first, id) = try startWalk(folder)
         let second = try walk(folder, ["resume", id])
         try second.expect("Press Enter to start")
 
@@ -101,9 +110,7 @@ extension WalkChangedElsewhereTests {
     @Test func aResumedWalkSavesOverItsOwnAnswersAndNotOverAnAmendment() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + checks)
-        let started = try first.expect("Press Enter to start")
-        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        let (first, id) = try startWalk(folder)
         first.sendLine("t 10")
         try first.expect("Pass, fail or not applicable?")
         first.sendLine("pass")
@@ -144,9 +151,7 @@ extension WalkChangedElsewhereTests {
     @Test func keysTypedAheadOfARefusalAreNotTakenAsAnAnswer() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + checks)
-        let started = try first.expect("Press Enter to start")
-        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        let (first, id) = try startWalk(folder)
         first.send("\r")
         try first.expect("Timer started.")
         let second = try walk(folder, ["resume", id])
@@ -172,9 +177,7 @@ extension WalkChangedElsewhereTests {
     @Test func aWalkTakesOnACheckReopenedElsewhereBeforeCallingTheSessionComplete() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let first = try walk(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana", "--check", "tiny-target/touch-one-hand", "--check", "tiny-target/voice-control-show-numbers"])
-        let started = try first.expect("Press Enter to start")
-        let id = try #require(started.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(started[$0].dropFirst(8).prefix(8)) })
+        let (first, id) = try startWalk(folder, ["--check", "tiny-target/touch-one-hand", "--check", "tiny-target/voice-control-show-numbers"])
         first.sendLine("s")
         try first.expect("Check 2 of 2")
         try first.expect("Press Enter to start")
@@ -206,7 +209,7 @@ extension WalkChangedElsewhereTests {
         defer { folder.remove() }
         let order = ["--check", "tiny-target/touch-one-hand", "--check", "tiny-target/voice-control-show-numbers"]
         let begun = try checkrun(folder, ["run", "--release", "2.4", "--build", "311", "--device", "iPhone", "--tester", "Ana"] + order, input: "s\n")
-        let id = try #require(begun.stdout.range(of: #"Session ([0-9a-f]{8}) started"#, options: .regularExpression).map { String(begun.stdout[$0].dropFirst(8).prefix(8)) })
+        let id = try sessionID(in: begun.stdout)
         let first = try walk(folder, ["resume", id])
         try first.expect("Press Enter to start")
         let second = try walk(folder, ["resume", id])
