@@ -99,22 +99,14 @@ import Testing
 
     @Test(arguments: sqliteNumberEdits)
     func verifyNamesANumberEditedIntoText(sql: String) throws {
-        let database = try TestDatabase(.sqlite)
-        defer { database.remove() }
-        try Self.original(at: database.address)
-        try database.tamper(sql)
-        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
+        let report = try Self.verified(after: sql, on: .sqlite)
         #expect(report.problems.contains { $0.message.contains("the results table differs from the record") }, "\(report.problems)")
         #expect(!report.isClean)
     }
 
     @Test(arguments: sqliteTypeEdits)
     func verifyNamesAPlaceEditedIntoText(sql: String) throws {
-        let database = try TestDatabase(.sqlite)
-        defer { database.remove() }
-        try Self.original(at: database.address)
-        try database.tamper(sql)
-        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
+        let report = try Self.verified(after: sql, on: .sqlite)
         #expect(report.fileProblems.contains { $0.contains("which checkrun never writes") }, "\(report.fileProblems)")
         #expect(!report.isClean)
     }
@@ -155,11 +147,18 @@ import Testing
 
     @Test(arguments: TestEngine.available, edits)
     func verifyNamesTheEdit(engine: TestEngine, sql: String) throws {
+        let report = try Self.verified(after: sql, on: engine)
+        #expect(!report.isClean, "verify missed: \(sql)")
+    }
+
+    /// What `verify` says of the original database once `sql` has run on it behind checkrun's back.
+    static func verified(after sql: String, on engine: TestEngine) throws -> VerificationReport {
         let database = try TestDatabase(engine)
         defer { database.remove() }
-        try Self.original(at: database.address)
+        try original(at: database.address)
         try database.tamper(sql)
-        let report = try ResultStore(path: database.address, access: .existingOnly).verify()
-        #expect(!report.isClean, "verify missed: \(sql)")
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        return try store.verify()
     }
 }
