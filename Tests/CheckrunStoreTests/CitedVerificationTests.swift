@@ -38,6 +38,12 @@ import Testing
         ("UPDATE stopwatch_events SET recorded_at = recorded_at + 1 WHERE result_id IN (SELECT id FROM results WHERE attempt = 1)", false),
         ("UPDATE outcome_answers SET verdict = 'pass' WHERE result_id IN (SELECT id FROM results WHERE attempt = 2)", true),
         ("UPDATE stopwatch_events SET at = 80 WHERE kind = 'stop' AND result_id IN (SELECT id FROM results WHERE attempt = 2)", true),
+        // Ids in a spelling checkrun never writes, checked where the verification reads them.
+        ("UPDATE results SET id = lower(id) WHERE attempt = 1", true),
+        ("""
+         INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, started_at, updated_at)
+             SELECT lower(id), session_id, check_name, protocol_hash, 3, 'pass', started_at, updated_at + 1 FROM results WHERE attempt = 2
+         """, true),
     ])
     func aReportComparesWhatItReadsOfEveryResult(engine: TestEngine, edit: (sql: String, named: Bool)) throws {
         let database = try TestDatabase(engine)

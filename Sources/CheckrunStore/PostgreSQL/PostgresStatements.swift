@@ -42,14 +42,6 @@ enum PostgresStatements {
             SELECT * FROM records x WHERE x.session_id = ids.value ORDER BY x.sequence) r
         """
 
-    /// `idFormProblems(release:)` on results: with LIMIT, PostgreSQL's planner expects a bad id
-    /// soon and scans every result; reaching them session by session through the index reads
-    /// only the release's.
-    static let releaseResultIdForms = """
-        SELECT r.id FROM sessions s CROSS JOIN LATERAL (SELECT x.id, x.session_id FROM results x WHERE x.session_id = s.id OFFSET 0) r
-        WHERE s.release = ?1 AND (r.id <> upper(r.id) OR length(r.id) <> 36 OR r.session_id <> upper(r.session_id)) LIMIT 5
-        """
-
     /// A result's parts removed in one statement (SQLite runs one DELETE per table).
     static let clearParts = """
         WITH outcomes AS (DELETE FROM outcome_answers WHERE result_id = ?1),
