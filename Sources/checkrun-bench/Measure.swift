@@ -93,13 +93,18 @@ enum Measure {
 
     /// Two commands measured in turns, `runs` times each: the median of each.
     static func alternating(_ runs: Int, _ first: (String, [String]), _ second: (String, [String])) -> (Measurement, Measurement) {
-        var firsts: [Measurement] = []
-        var seconds: [Measurement] = []
+        let both = inTurns(runs, [first, second])
+        return (both[0], both[1])
+    }
+
+    /// Commands measured in turns, `runs` times each, so a slower stretch of the machine weighs
+    /// on all alike: the median of each, in the order given.
+    static func inTurns(_ runs: Int, _ commands: [(String, [String])]) -> [Measurement] {
+        var all = Array(repeating: [Measurement](), count: commands.count)
         for _ in 0..<runs {
-            firsts.append(run(first.0, first.1))
-            seconds.append(run(second.0, second.1))
+            for (index, command) in commands.enumerated() { all[index].append(run(command.0, command.1)) }
         }
-        return (typical(firsts), typical(seconds))
+        return all.map(typical)
     }
 
     static func median(_ values: [Double]) -> Double {
