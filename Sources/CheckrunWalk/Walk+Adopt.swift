@@ -24,11 +24,20 @@ extension Walk {
         if describing?.check == index { describing = nil }
         // The check is introduced again, with what it already holds, if the walk is on it.
         if announced == index { announced = nil }
-        let holds = result.verdict != nil
-            ? "Result: \(result.summary(against: check))"
-            : answersGiven(index).isEmpty ? "nothing answered yet" : answersGiven(index).joined(separator: ", ")
+        let holds = result.verdict != nil ? "Result: \(result.summary(against: check))" : unfinishedHolds(index)
         var lines: [WalkEvent] = timerStopped ? [.say("The timer was stopped; this timing was not saved.")] : []
         lines.append(.say("Check \(index + 1) now holds what was saved there: \(holds)."))
         return lines
+    }
+
+    /// What an unfinished result holds, each answered outcome with its verdict: the tester may
+    /// be on another check, and would not hear them until going back to this one.
+    private func unfinishedHolds(_ index: Int) -> String {
+        let given = answersGiven(index)
+        guard !given.isEmpty else { return "nothing answered yet" }
+        let answered = results[index].outcomes.enumerated().compactMap { number, answer in
+            answer.map { "expected \(number + 1), \(Self.describe($0))" }
+        }
+        return given.joined(separator: ", ") + (answered.isEmpty ? "" : " (\(answered.joined(separator: "; ")))")
     }
 }

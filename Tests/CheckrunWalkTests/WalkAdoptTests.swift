@@ -39,7 +39,7 @@ import Testing
 
         let said = walk.adopt(other)
         #expect(said == [.say("The timer was stopped; this timing was not saved."),
-                         .say("Check 1 now holds what was saved there: the time (42 seconds), 1 of 2 expected outcomes.")])
+                         .say("Check 1 now holds what was saved there: the time (42 seconds), 1 of 2 expected outcomes (expected 1, pass).")])
         #expect(walk.results[0].id == other.id, "the other writer's result, under its own id")
         #expect(walk.results[0].outcomes.count == 2, "padded to the check's outcomes")
         #expect(walk.prompt?.step == .outcome(1), "the timer is gone; the next unanswered question is asked")
