@@ -78,8 +78,10 @@ import Testing
         for hostile in ["0x10", "inf", "nan", "1_0", "--1", "01", "1.", "-.5", ".5", "1e", "+1", ""] {
             #expect(Self.events(canonical.replacingOccurrences(of: "AT", with: hostile)) == nil, "\(hostile)")
         }
-        // Valid JSON but not a number: read as a whole payload's events are (`decodeEvents`).
-        #expect(Self.events(canonical.replacingOccurrences(of: "AT", with: "\"3\"")) == [StopwatchEvent(.stop, at: 0, recordedAt: Date(timeIntervalSince1970: 2))])
+        // Valid JSON but not a number: refused as a whole payload's events are (`decodeEvents`),
+        // never read as 0.
+        #expect(Self.events(canonical.replacingOccurrences(of: "AT", with: "\"3\"")) == nil)
+        #expect(Self.events(canonical.replacingOccurrences(of: "\"stop\"", with: "\"lap\"").replacingOccurrences(of: "AT", with: "3")) == nil)
     }
 
     /// The events a payload whose stopwatch member holds `value` gives.

@@ -155,8 +155,9 @@ extension ResultStore {
         if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
         var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
         for record in entry.records {
-            guard let result = CheckResult.decoding(payload: record.payload, sessionID: session.id) else {
-                throw refuse("record \(record.sequence) holds a result that cannot be read")
+            let result: CheckResult
+            do { result = try CheckResult.decode(payload: record.payload, sessionID: session.id) } catch {
+                throw refuse("record \(record.sequence) holds a result checkrun could not have written: \(error)")
             }
             guard result.id == record.resultID else {
                 throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")

@@ -213,7 +213,8 @@ extension ResultStore {
     /// another version of the writer).
     static func difference(between shown: CheckResult, andRecorded payload: String, sessionID: UUID,
                            depth: VerificationDepth = .everything) -> String? {
-        guard let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID) else { return "the record cannot be read" }
+        let recorded: CheckResult
+        do { recorded = try CheckResult.decode(payload: payload, sessionID: sessionID) } catch { return "the record cannot be read: \(error)" }
         var padded = shown
         // Unanswered outcomes are not rows in the table: the record's count of them stands.
         while padded.outcomes.count < recorded.outcomes.count { padded.outcomes.append(nil) }

@@ -1,0 +1,55 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// A record forged with a value checkrun never writes, its hash recomputed so the chain holds:
+/// `merge` refuses it whole in its checking pass, naming the value, and `verify` names it;
+/// neither reads it as some other answer (an unknown verdict as "no verdict", say).
+@Suite struct ForgedValueTests {
+    static let forgeries: [(from: String, to: String, named: String)] = [
+        ("\"verdict\": \"fail\",", "\"verdict\": \"fial\",", "the result's verdict is \"fial\", which checkrun never writes"),
+        ("\"attempt\": 1,", "\"attempt\": 0,", "the result's attempt is 0, which checkrun never writes"),
+        ("\"verdict\": \"na\"", "\"verdict\": \"maybe\"", "an expected outcome's answer's verdict is \"maybe\", which checkrun never writes"),
+        ("\"kind\": \"typed\"", "\"kind\": \"lap\"", "a stopwatch event's kind is \"lap\", which checkrun never writes"),
+        ("\"notes\": \"Delete fired\"", "\"notes\": 7", "the result's notes is 7, which checkrun never writes"),
+    ]
+
+    @Test(arguments: forgeries)
+    func mergeRefusesAndVerifyNamesAValueCheckrunNeverWrites(forgery: (from: String, to: String, named: String)) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "fail",
+                                         "--expected", "1=na", "--expected", "2=fail", "--seconds", "12", "--notes", "Delete fired", "--db", "ana.sqlite",
+                                         "--protocols", Repository.path("protocols")], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        try Self.forge(folder.path("ana.sqlite"), replacing: forgery.from, with: forgery.to)
+
+        let verified = try Checkrun.run(["verify", "--db", "ana.sqlite"], in: folder.path)
+        #expect(verified.status == 1 && verified.stdout.contains(forgery.named), "\(verified.stdout)")
+        let merged = try Checkrun.run(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder.path)
+        #expect(merged.status == 1, "\(merged.stdout)")
+        #expect(merged.stderr.contains("record 1 holds a result checkrun could not have written: \(forgery.named)"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("nothing was merged") && !merged.stderr.contains("SQL"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")), "nothing was written")
+    }
+
+    /// Replaces text in the first record's payload and recomputes its hash: the chain holds.
+    static func forge(_ path: String, replacing old: String, with new: String) throws {
+        let store = try ResultStore(path: path, access: .existingOnly)
+        let session = try #require(try store.sessionSummaries().first?.session)
+        var records: [Record] = []
+        try store.forEachRecord(inSession: session.id) { records.append($0) }
+        store.close()
+        let record = try #require(records.first)
+        #expect(record.payload.contains(old), "the payload holds \(old): \(record.payload)")
+        let forged = Record(sessionID: session.id, sequence: 1, resultID: record.resultID, kind: .answer, reason: nil,
+                            payload: record.payload.replacingOccurrences(of: old, with: new), recordedAt: record.recordedAt,
+                            previousHash: session.digest)
+        let raw = try Database(path: path)
+        defer { raw.close() }
+        try raw.run("UPDATE records SET payload = ?1, hash = ?2 WHERE session_id = ?3 AND sequence = 1",
+                    [.text(forged.payload), .text(forged.hash), .text(session.id.storageText)])
+    }
+}
