@@ -66,15 +66,22 @@ enum Escaping {
     }
 
     /// One RFC 4180 field. A text cell that a spreadsheet would run as a formula (starting with
-    /// = + - @, tab or CR) is prefixed with an apostrophe.
+    /// = + - @, tab or CR) is prefixed with an apostrophe. Read by Unicode scalars, not
+    /// characters: "\r\n", or a comma followed by a combining accent, is one Swift character,
+    /// equal to none of the separators, yet a CSV reader splits on its first scalar.
     static func csv(_ text: String, isNumber: Bool = false) -> String {
         var value = text
         if !isNumber, let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             value = "'" + value
         }
-        if value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard value.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
         }
-        return value
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -148,14 +148,20 @@ import FoundationXML
         var fixture = try makeFixture()
         defer { fixture.folder.remove() }
         try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPad", verdict: .fail, notes: "=HYPERLINK(\"x\")\nsecond line, with comma")
+        // "\r\n" and a comma with a combining accent are each one Swift character, but two
+        // scalars a CSV reader splits on.
+        try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPhone,\u{301} mini", verdict: .fail,
+                        notes: "Delete fired\r\n=1+2\r\n@SUM(1+9)")
         let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
         let rows = CSV.parse(ReportFormat.csv.render(report))
         #expect(rows.first?.count == 24)
         #expect(rows.first?.suffix(3) == ["product", "criteria", "attachments"])
         #expect(rows.dropFirst().allSatisfy { $0.count == 24 })
-        #expect(rows.count == 1 + 10, "one row per latest result, the removed check included")
+        #expect(rows.count == 1 + 11, "one row per latest result, the removed check included")
         let notes = rows.dropFirst().map { $0[14] }
         #expect(notes.contains("'=HYPERLINK(\"x\")\nsecond line, with comma"))
+        #expect(notes.contains { $0.unicodeScalars.elementsEqual("Delete fired\r\n=1+2\r\n@SUM(1+9)".unicodeScalars) })
+        #expect(rows.contains { $0[2].unicodeScalars.elementsEqual("iPhone,\u{301} mini".unicodeScalars) }, "the device stays one cell")
         #expect(notes.contains(ReportFixture.hostileNote))
         let cells: [String] = rows.dropFirst().reduce([], +)
         #expect(!cells.contains { cell in cell.first.map { "=+@".contains($0) } ?? false })

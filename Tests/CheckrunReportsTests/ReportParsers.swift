@@ -34,18 +34,23 @@ final class XMLCollector: NSObject, XMLParserDelegate {
 
 /// RFC 4180 reading, to prove the CSV round-trips.
 enum CSV {
+    /// Reads by Unicode scalars, as CSV readers do: a CR or LF outside quotes ends a row, even
+    /// where Swift would join it with what follows into one character.
     static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = [], row: [String] = [], field = "", quoted = false
-        var characters = Array(text)[...]
-        while let character = characters.popFirst() {
+        var rows: [[String]] = [], row: [String] = [], field = String.UnicodeScalarView(), quoted = false
+        var scalars = Array(text.unicodeScalars)[...]
+        func endField() { row.append(String(field)); field = String.UnicodeScalarView() }
+        while let scalar = scalars.popFirst() {
             if quoted {
-                if character == "\"" {
-                    if characters.first == "\"" { field.append("\""); characters = characters.dropFirst() } else { quoted = false }
-                } else { field.append(character) }
-            } else if character == "\"" { quoted = true }
-            else if character == "," { row.append(field); field = "" }
-            else if character == "\r\n" || character == "\n" { row.append(field); rows.append(row); row = []; field = "" }
-            else { field.append(character) }
+                if scalar == "\"" {
+                    if scalars.first == "\"" { field.append("\""); scalars = scalars.dropFirst() } else { quoted = false }
+                } else { field.append(scalar) }
+            } else if scalar == "\"" { quoted = true }
+            else if scalar == "," { endField() }
+            else if scalar == "\n" || scalar == "\r" {
+                if scalar == "\r", scalars.first == "\n" { scalars = scalars.dropFirst() }
+                endField(); rows.append(row); row = []
+            } else { field.append(scalar) }
         }
         return rows
     }
