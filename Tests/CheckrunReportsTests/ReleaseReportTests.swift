@@ -214,6 +214,22 @@ import FoundationXML
         #expect(document["catalog"]?.stringValue == "2.5-edition-wcag-2.2-en")
     }
 
+    /// YAML refuses DEL, the C1 controls and U+FFFE/U+FFFF raw, and folds U+0085, U+2028 and
+    /// U+2029 in a quoted scalar into a space: each is escaped, and reads back as itself.
+    @Test func openACRHoldsEveryCharacterAYAMLReaderWouldRefuseOrFold() throws {
+        var fixture = try makeFixture()
+        defer { fixture.folder.remove() }
+        let hostile = "App\u{7F}\u{85}\u{9B}\u{2028}\u{2029}\u{FFFE}\u{FFFF} é"
+        try fixture.add("over-grouped-control/voiceover", build: "311", verdict: .fail, notes: "Delete fired \(hostile)")
+        var report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        report.product = hostile
+        let yaml = ReportFormat.openacr.render(report)
+        #expect(!yaml.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || [0x2028, 0x2029, 0xFFFE, 0xFFFF].contains($0.value) })
+        #expect(yaml.contains("App\\u007F\\u0085\\u009B\\u2028\\u2029\\uFFFE\\uFFFF é"), "\(yaml)")
+        let document = try JSONParser.parse(YAMLSubset.toJSON(yaml))
+        #expect(document["product"]?["name"]?.stringValue?.unicodeScalars.elementsEqual(hostile.unicodeScalars) == true)
+    }
+
     @Test func markdownShowsEveryPartOfTheReport() throws {
         let fixture = try makeFixture()
         defer { fixture.folder.remove() }

@@ -51,7 +51,8 @@ enum OpenACRReport {
 }
 
 /// YAML for JSON-shaped data. Every string is written double-quoted with JSON escapes, which
-/// YAML reads identically, so no value can change meaning (`no`, `1.0`, `: `, `#`).
+/// YAML reads identically, so no value can change meaning (`no`, `1.0`, `: `, `#`); what YAML
+/// cannot hold raw, or would read as a line break, is escaped too (see `quoted`).
 enum YAMLWriter {
     static func write(_ value: JSONValue) -> String {
         var lines: [String] = []
@@ -65,10 +66,35 @@ enum YAMLWriter {
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number): return String(number)
         case .number(let number): return String(number)
-        case .string(let text): return JSONWriter.quoted(text)
+        case .string(let text): return quoted(text)
         case .array(let items) where items.isEmpty: return "[]"
         case .object(let members) where members.isEmpty: return "{}"
         default: return nil
+        }
+    }
+
+    /// A string double-quoted with JSON's escapes, and `\\u` escapes for what JSON leaves raw
+    /// but a YAML reader refuses (DEL, the C1 controls, U+FFFE, U+FFFF) or reads as a line
+    /// break that a quoted scalar folds into a space (U+0085, U+2028, U+2029).
+    static func quoted(_ text: String) -> String {
+        let json = JSONWriter.quoted(text)
+        guard json.unicodeScalars.contains(where: isUnsafeInYAML) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard isUnsafeInYAML(scalar) else {
+                escaped.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(escaped)
+    }
+
+    private static func isUnsafeInYAML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x2028, 0x2029, 0xFFFE, 0xFFFF: true
+        default: false
         }
     }
 
@@ -78,9 +104,9 @@ enum YAMLWriter {
         case .object(let members):
             for member in members {
                 if let text = scalar(member.value.value) {
-                    lines.append("\(pad)\(JSONWriter.quoted(member.key)): \(text)")
+                    lines.append("\(pad)\(quoted(member.key)): \(text)")
                 } else {
-                    lines.append("\(pad)\(JSONWriter.quoted(member.key)):")
+                    lines.append("\(pad)\(quoted(member.key)):")
                     emit(member.value.value, indent: indent + 1, into: &lines)
                 }
             }
