@@ -73,6 +73,35 @@ import Testing
         #expect(try store().verify().isClean)
     }
 
+    /// A failure the tester judged without a failing outcome (the notes say why) is theirs:
+    /// an amendment of the time, the notes or a passing outcome keeps it; only --verdict changes it.
+    @Test func amendKeepsAFailureTheOutcomesDidNotGive() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let failed = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "over-grouped-control/voiceover", "--verdict", "fail",
+                                   "--notes", "VoiceOver reads the row as one element"], in: folder)
+        #expect(failed.status == 0, "\(failed.stderr)")
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "over-grouped-control/voiceover", "--reason", "more detail"]
+        for correction in [["--seconds", "40"], ["--notes", "VoiceOver reads the row as one element, twice"], ["--expected", "1=pass"]] {
+            let amended = try checkrun(amend + correction, in: folder)
+            #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(correction): \(amended.stdout)\(amended.stderr)")
+        }
+        let report = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(report.status == 3 && report.stdout.contains("1 failed"), "\(report.stdout)")
+        let changed = try checkrun(amend + ["--verdict", "pass", "--notes", "", "--expected", "1=pass", "--expected", "2=pass"], in: folder)
+        #expect(changed.status == 0 && changed.stdout.contains("now pass"), "\(changed.stdout)\(changed.stderr)")
+    }
+
+    /// Two answers for one outcome or counter in one call: which is meant is unknown.
+    @Test(arguments: [["--expected", "1=fail", "--expected", "1=pass"], ["--count", "hits=10", "--count", "hits=9"]])
+    func anOutcomeOrCounterGivenTwiceIsRefused(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try record(arguments + ["--expected", "2=pass"], in: folder)
+        #expect(recorded.status == 2 && recorded.stderr.contains("is given twice"), "\(recorded.stderr)")
+        #expect(try results(folder) == 0)
+    }
+
     @Test func mergeRefusesAResultThatContradictsItself() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

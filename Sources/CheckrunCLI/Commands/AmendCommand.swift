@@ -109,8 +109,11 @@ struct AmendCommand: CheckrunCommand {
         if let given {
             result.verdict = given
             result.blockedReason = given == .blocked ? reason : nil
-        } else if result.verdict == .pass || result.verdict == .fail {
-            // A changed outcome or count changes the verdict it adds up to.
+        } else if !outcomes.isEmpty || !counts.isEmpty, original.verdict == .pass || original.verdict == .fail,
+                  original.verdict == original.derivedVerdict(against: check) {
+            // A changed outcome or count changes the verdict it added up to. A verdict the
+            // outcomes did not give (a failure the notes explain, no outcome failing) was the
+            // tester's own judgement: only `--verdict` changes it.
             result.verdict = result.derivedVerdict(against: check)
         }
         guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value(.seconds) != nil || arguments.value(.notes) != nil || changesEvidence else {

@@ -10,8 +10,11 @@ enum ResultOptions {
     }
 
     static func seconds(_ text: String, command: String) throws -> Double {
-        guard let value = Durations.parse(text), value <= 24 * 3600 else {
+        guard let value = Durations.parse(text) else {
             throw UsageError("--seconds '\(text)' is not a time; use seconds (80), m:ss (1:20) or 1m20s", command: command)
+        }
+        guard value <= 24 * 3600 else {
+            throw UsageError("--seconds '\(text)' is more than a day; one check's time is at most 24 hours (86400)", command: command)
         }
         return value
     }
@@ -19,15 +22,22 @@ enum ResultOptions {
     /// `--count NAME=N`, each naming one of the check's counters.
     static func counts(_ items: [String], for reference: CheckReference, command: String) throws -> [(name: String, value: Int)] {
         let known = reference.check.counters.map(\.id)
+        var given = Set<String>()
         return try items.map { item in
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Int(parts[1]) else {
                 throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14", command: command)
             }
             guard known.contains(parts[0]) else {
-                throw CommandFailure("\(reference.name) has no counter \"\(parts[0])\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(parts[0], among: known))")
+                throw UsageError("\(reference.name) has no counter \"\(parts[0])\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(parts[0], among: known))", command: command)
             }
-            guard value >= 0, value <= AnswerLimits.count else { throw CommandFailure("--count \(item): a count is a whole number from 0 to \(AnswerLimits.count)") }
+            guard value >= 0, value <= AnswerLimits.count else {
+                throw UsageError("--count \(item): a count is a whole number from 0 to \(AnswerLimits.count)", command: command)
+            }
+            // Two answers for one counter would leave one of them unsaid: which is meant?
+            guard given.insert(parts[0]).inserted else {
+                throw UsageError("--count \(parts[0]) is given twice; give each counter once", command: command)
+            }
             return (parts[0], value)
         }
     }
@@ -58,13 +68,17 @@ enum ResultOptions {
     /// `--expected N=pass|fail|na`, N counted from 1 and within the check's outcomes.
     static func outcomes(_ items: [String], for reference: CheckReference, command: String) throws -> [(index: Int, verdict: OutcomeVerdict)] {
         let count = reference.check.expected.count
+        var given = Set<Int>()
         return try items.map { item in
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let position = Int(parts[0]), let verdict = AnswerWords.outcome(parts[1]) else {
                 throw UsageError("--expected '\(item)' should be N=VERDICT, e.g. 2=fail; a verdict is \(AnswerWords.listed)", command: command)
             }
             guard (1...max(count, 1)).contains(position), position <= count else {
-                throw CommandFailure("\(reference.name) has \(count) expected outcome\(count == 1 ? "" : "s"); --expected \(position) is out of range")
+                throw UsageError("\(reference.name) has \(count) expected outcome\(count == 1 ? "" : "s"); --expected \(position) is out of range", command: command)
+            }
+            guard given.insert(position).inserted else {
+                throw UsageError("--expected \(position) is given twice; give each expected outcome once", command: command)
             }
             return (position - 1, verdict)
         }
