@@ -33,6 +33,29 @@ import Testing
         #expect(try checkrun(["verify", "--db", "a.sqlite"], in: folder).status == 0)
     }
 
+    /// The files SQLite keeps beside a database hold answers not yet written into it (a walk's,
+    /// while it is open): an output over one of them would lose those answers unseen.
+    @Test func anOutputPathBesideADatabaseIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        // A writer still open, its answer in the write-ahead log only.
+        let open = try ResultStore(path: folder.path("a.sqlite"), access: .existingOnly)
+        let session = Session(release: "2.4", build: "312", plan: ["tiny-target/touch-one-hand"])
+        try open.insert(session)
+        #expect(FileManager.default.fileExists(atPath: folder.path("a.sqlite-wal")))
+        for command in [["report", "--release", "2.4", "--out", "a.sqlite-wal"], ["export", "--out", "a.sqlite-shm"],
+                        ["compare", "--release", "2.4", "--out", "a.sqlite-journal"]] {
+            let result = try checkrun(command + ["--db", "a.sqlite"], in: folder)
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("belongs to the SQLite database a.sqlite"), "\(result.stderr)")
+        }
+        open.close()
+        let kept = try ResultStore(path: folder.path("a.sqlite"), access: .existingOnly)
+        defer { kept.close() }
+        #expect(try kept.session(id: session.id) != nil, "the open writer's session was kept")
+    }
+
     @Test func aDatabasePathThatLooksLikeAURIIsAFileName() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

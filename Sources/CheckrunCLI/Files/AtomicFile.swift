@@ -47,6 +47,7 @@ struct AtomicFile {
         }
         var target = path
         var info = stat()
+        try refuseDatabaseCompanion(path)
         if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
                 $0.hasPrefix("/") ? $0 : ((folder(of: path) as NSString).appendingPathComponent($0))
@@ -62,12 +63,25 @@ struct AtomicFile {
             default: throw CommandFailure("\(path) is not a regular file (a device, a pipe or a socket); name a file", exitCode: 2)
             }
         }
+        if target != path { try refuseDatabaseCompanion(target) }
         let parent = folder(of: target)
         var folderInfo = stat()
         guard stat(parent, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
             throw CommandFailure("cannot write \(path): the folder \(parent) does not exist; create it first, or name another file")
         }
         return target
+    }
+
+    /// SQLite keeps a database's latest answers in files beside it (`-wal`, `-shm`, `-journal`)
+    /// until they are written into the database itself: replacing one loses them, and `verify`
+    /// cannot tell, since the answers are simply gone. Refused whether or not it exists now.
+    private static func refuseDatabaseCompanion(_ path: String) throws {
+        for suffix in ["-wal", "-shm", "-journal"] where path.hasSuffix(suffix) {
+            let database = String(path.dropLast(suffix.count))
+            if ResultStore.isSQLiteFile(database) == true {
+                throw CommandFailure("\(path) belongs to the SQLite database \(database) (it holds answers not yet written into it); name another file for the output", exitCode: 2)
+            }
+        }
     }
 
     private static func folder(of path: String) -> String {
