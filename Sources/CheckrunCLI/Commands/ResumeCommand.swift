@@ -49,6 +49,10 @@ struct ResumeCommand: CheckrunCommand {
         }
         try store.keep(RunCommand.uniqueDocuments(plan))
         let (results, seen) = try store.resumeState(inSession: session.id)
+        plan = try AnsweredVersions.plan(plan, results: results, store: store, context: context)
+        if plan.isEmpty && !session.plan.isEmpty {
+            throw CommandFailure("no check of session \(session.shortID) can be walked on (see the warning above)")
+        }
         let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
         let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts, at: context.now(), newID: context.newResultID)
         // Complete is what the answers say, not a column: every check of the plan is done.

@@ -1,0 +1,64 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Answers to expected outcomes are kept by position: a walk resumed after its protocol file
+/// changed goes on with the text the answers were given against, never beside other words.
+@Suite struct ResumeChangedProtocolTests {
+    static let check = "tiny-target/accessibility-inspector"
+    static let first = "each frame is at least 44 × 44 pt"
+    static let second = "the audit reports no hit region issues"
+
+    /// A copy of the protocols whose check has its two expected outcomes reversed.
+    static func reverseOutcomes(in folder: TemporaryFolder) throws {
+        let path = folder.path("protocols/tiny-target.json")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let original = "\"\(first)\",\n        \"\(second)\""
+        #expect(text.contains(original), "the protocol lists its outcomes in this layout")
+        try text.replacingOccurrences(of: original, with: "\"\(second)\",\n        \"\(first)\"").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func aResumedWalkKeepsTheTextTheAnswersWereGivenAgainst() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check], in: folder.path,
+                                       input: "t 5\np\nf audit flags 3 issues\n")
+        #expect(started.stdout.contains("Expected 1 of 2: \(Self.first)"), "\(started.stdout)")
+        try Self.reverseOutcomes(in: folder)
+
+        let resumed = try Checkrun.run(["resume"], in: folder.path, input: "looked\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("the protocol of \(Self.check) changed since it was answered; the walk goes on with the text the answers were given against"),
+                "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("Expected 1 of 2: \(Self.first)"), "the kept text, in its order: \(resumed.stdout)")
+        #expect(resumed.stdout.contains("Answered before: expected 1, pass."))
+        #expect(resumed.stdout.contains("Answered before: expected 2, fail, note: audit flags 3 issues."))
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        defer { store.close() }
+        let result = try #require(try store.latestResults(check: Self.check, release: "1", build: "1", device: nil, osVersion: nil).first)
+        #expect(result.verdict == .fail && result.notes == "looked")
+        #expect(result.outcomes.map { $0?.verdict } == [.pass, .fail], "each answer stays with the outcome it was given to")
+    }
+
+    @Test func aCheckAnsweredAgainstAVersionNotKeptIsLeftOutNotMatchedByPosition() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check,
+                                        "--check", "tiny-target/touch-one-hand"], in: folder.path, input: "t 5\np\n")
+        #expect(started.stdout.contains("Everything answered is saved"), "\(started.stdout)")
+        try Self.reverseOutcomes(in: folder)
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("DELETE FROM protocol_versions")
+        raw.close()
+
+        let resumed = try Checkrun.run(["resume"], in: folder.path, input: "")
+        #expect(resumed.stderr.contains("\(Self.check) was answered against a version of its protocol that checkrun.sqlite does not keep, and is left out"),
+                "\(resumed.stderr)")
+        #expect(!resumed.stdout.contains("Answered before: expected 1, pass."), "\(resumed.stdout)")
+        #expect(resumed.stdout.contains("tiny-target/touch-one-hand") || resumed.stdout.contains("Touch"), "the other check goes on: \(resumed.stdout)")
+    }
+}
