@@ -216,8 +216,10 @@ extension ReleaseReport {
         let chains = try store.chainDigests(release: release, build: build)
 
         let library = try loadingLibrary()
-        let checks = library.allChecks.map { reference -> CheckEntry in
-            let results = byCheck[reference.name] ?? []
+        var versions: [String: ProtocolDocument?] = [:]
+        let checks = try library.allChecks.map { reference -> CheckEntry in
+            var results = byCheck[reference.name] ?? []
+            try answeredChecks(of: &results, reference, store, versions: &versions)
             return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.result.verdict)))
         }
         let known = Set(library.allChecks.map(\.name))
@@ -279,19 +281,5 @@ extension ReleaseReport {
             rows[profile, default: [:]][entry.status, default: 0] += 1
         }
         return order.map { ProfileRow(profile: $0, counts: rows[$0] ?? [:]) }
-    }
-
-    /// The checks of `document` that differ from the versions `hashes` name, as the database
-    /// keeps them; a version the database does not keep changes nothing that can be named.
-    private static func changedChecks(_ document: ProtocolDocument, _ hashes: [String], _ store: ResultStore) throws -> [String] {
-        var changed = Set<String>()
-        for hash in Set(hashes) {
-            guard let kept = try store.protocolVersion(hash: hash) else { continue }
-            let before = Dictionary(kept.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for check in document.checks where before[check.id] != check {
-                changed.insert("\(document.id)/\(check.id)")
-            }
-        }
-        return changed.sorted()
     }
 }

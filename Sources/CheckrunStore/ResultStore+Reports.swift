@@ -14,6 +14,10 @@ package struct ReportedResult: Sendable, Equatable {
     /// How many times the result was corrected with `amend`, and the latest reason.
     package var amendments: Int = 0
     package var amendReason: String?
+    /// The check as the result was answered, when its protocol has changed since: answers to
+    /// expected outcomes are kept by position, so they read against the text they were given to.
+    /// Nil when the current text is that text (or the database keeps no other).
+    package var answeredCheck: Check?
 
     package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
                 amendments: Int = 0, amendReason: String? = nil) {

@@ -43,6 +43,27 @@ import Testing
         #expect(result.outcomes.map { $0?.verdict } == [.pass, .fail], "each answer stays with the outcome it was given to")
     }
 
+    /// A report shows each answer beside the text it was given to, and says the check changed.
+    @Test func aReportReadsAnswersAgainstTheTextTheyWereGivenTo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        let walked = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check], in: folder.path,
+                                      input: "t 5\np\nf audit flags 3 issues\nseen in the audit\n")
+        #expect(walked.status == 0, "\(walked.stderr)")
+        try Self.reverseOutcomes(in: folder)
+        let markdown = try Checkrun.run(["report", "--release", "1"], in: folder.path)
+        #expect(markdown.stdout.contains("- Expected 1, \(Self.first): pass"), "\(markdown.stdout)")
+        #expect(markdown.stdout.contains("- Expected 2, \(Self.second): fail: audit flags 3 issues"))
+        #expect(markdown.stdout.contains("Answered against an earlier version of this check"))
+        let json = try JSONParser.parse(try Checkrun.run(["report", "--release", "1", "--format", "json"], in: folder.path).stdout)
+        let result = try #require(json["checks"]?.arrayValue?.first { $0["check"]?.stringValue == Self.check }?["results"]?.arrayValue?.first)
+        #expect(result["answeredEarlierVersion"]?.value == .bool(true))
+        #expect(result["outcomes"]?.arrayValue?.map { $0["text"]?.stringValue } == [Self.first, Self.second])
+        let junit = try Checkrun.run(["report", "--release", "1", "--format", "junit"], in: folder.path)
+        #expect(junit.stdout.contains("expected 2 failed: \(Self.second) (audit flags 3 issues)"), "\(junit.stdout)")
+    }
+
     @Test func aCheckAnsweredAgainstAVersionNotKeptIsLeftOutNotMatchedByPosition() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -190,7 +190,9 @@ enum HTMLReport {
                    "<thead><tr><th scope=\"col\">Device</th><th scope=\"col\">Build</th><th scope=\"col\">Tester</th><th scope=\"col\">Verdict</th><th scope=\"col\">Attempts</th><th scope=\"col\">Active time</th><th scope=\"col\">Counters</th><th scope=\"col\">Expected outcomes</th><th scope=\"col\">Notes</th></tr></thead><tbody>"]
         for reported in results {
             let result = reported.result
-            let outcomes = result.outcomes.enumerated().map { index, answer -> String in
+            let check = reported.answeredCheck ?? check
+            let earlier = reported.answeredCheck == nil ? "" : "<li>\(h(ReportPhrases.answeredEarlierVersion))</li>"
+            let outcomes = earlier + result.outcomes.enumerated().map { index, answer -> String in
                 let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
                 return "<li>\(h(expected?.text ?? "outcome \(index + 1)")): \(h(ReportPhrases.outcome(answer, expected)))</li>"
             }.joined()

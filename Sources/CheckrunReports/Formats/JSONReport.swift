@@ -84,7 +84,7 @@ enum JSONReport {
             ("check", .string(entry.reference.name)), ("protocol", .string(entry.reference.document.id)),
             ("profile", .string(entry.reference.check.profile)), ("task", .string(entry.reference.check.task)),
             ("wcag", strings(entry.reference.criteria)), ("status", .string(entry.status.rawValue)),
-            ("results", .array(entry.results.map { node(result($0, entry.reference.check, report)) })),
+            ("results", .array(entry.results.map { node(result($0, $0.answeredCheck ?? entry.reference.check, report)) })),
         ])
     }
 
@@ -118,6 +118,7 @@ enum JSONReport {
                 ]))
             })),
             ("protocolHash", .string(result.protocolHash)),
+            ("answeredEarlierVersion", .bool(reported.answeredCheck != nil)),
             ("updatedAt", .string(ReportPhrases.timestamp(result.updatedAt))),
         ])
     }

@@ -54,10 +54,11 @@ enum JUnitReport {
         switch reported?.result.verdict {
         case .fail?:
             let result = reported?.result
+            let check = reported?.answeredCheck ?? entry.reference.check
             let failedOutcomes = (result?.outcomes ?? []).enumerated().filter { $0.element?.verdict == .fail }.map { index, answer in
-                "expected \(index + 1) failed: " + (entry.reference.check.expected.indices.contains(index) ? entry.reference.check.expected[index].text : "") + (answer?.note.map { " (\($0))" } ?? "")
+                "expected \(index + 1) failed: " + (check.expected.indices.contains(index) ? check.expected[index].text : "") + (answer?.note.map { " (\($0))" } ?? "")
             }
-            let message = result.map { $0.summary(against: entry.reference.check) } ?? "fail"
+            let message = result.map { $0.summary(against: check) } ?? "fail"
             out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x((failedOutcomes + [result?.notes ?? ""]).filter { !$0.isEmpty }.joined(separator: "\n")))</failure>")
         case .blocked?:
             out.append("      <error message=\"\(x("blocked: " + (reported?.result.blockedReason ?? "")))\" type=\"blocked\"/>")

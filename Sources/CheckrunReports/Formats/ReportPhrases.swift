@@ -51,6 +51,9 @@ enum ReportPhrases {
         }.joined(separator: "; ")
     }
 
+    /// Said of a result whose check has changed since it was answered (`answeredCheck`).
+    static let answeredEarlierVersion = "Answered against an earlier version of this check: its expected outcomes read as they did then."
+
     static func outcome(_ answer: OutcomeAnswer?, _ expected: ExpectedOutcome?) -> String {
         guard let answer else { return "not answered" }
         var text = answer.verdict.spoken

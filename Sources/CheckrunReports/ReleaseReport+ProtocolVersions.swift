@@ -1,0 +1,32 @@
+import CheckrunModel
+import CheckrunStore
+
+/// What a report says of results recorded against another version of their protocol than the
+/// one in the folder, from the versions the database keeps.
+extension ReleaseReport {
+    /// Each result answered against another version of its protocol, whose check differs from
+    /// the current one, gets the check as it was answered, from the version the database keeps.
+    static func answeredChecks(of results: inout [ReportedResult], _ reference: CheckReference, _ store: ResultStore,
+                               versions: inout [String: ProtocolDocument?]) throws {
+        for index in results.indices where results[index].result.protocolHash != reference.document.contentHash {
+            let hash = results[index].result.protocolHash
+            if versions[hash] == nil { versions[hash] = try store.protocolVersion(hash: hash) }
+            guard let kept = versions[hash] ?? nil, let check = kept.checks.first(where: { $0.id == reference.check.id }), check != reference.check else { continue }
+            results[index].answeredCheck = check
+        }
+    }
+
+    /// The checks of `document` that differ from the versions `hashes` name, as the database
+    /// keeps them; a version the database does not keep changes nothing that can be named.
+    static func changedChecks(_ document: ProtocolDocument, _ hashes: [String], _ store: ResultStore) throws -> [String] {
+        var changed = Set<String>()
+        for hash in Set(hashes) {
+            guard let kept = try store.protocolVersion(hash: hash) else { continue }
+            let before = Dictionary(kept.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for check in document.checks where before[check.id] != check {
+                changed.insert("\(document.id)/\(check.id)")
+            }
+        }
+        return changed.sorted()
+    }
+}
