@@ -22,6 +22,14 @@ package final class ResultStore {
     package enum Access: Sendable {
         case createIfMissing
         case existingOnly
+        /// For commands that only read (`verify`, `report`, `sessions` …): an existing file, and
+        /// one this user may not write (a colleague's, a read-only share) is read as it stands,
+        /// leaving nothing beside it. Opened as an ordinary connection, a reader that may write
+        /// the folder but not the file left `-wal` and `-shm` files of its own there, which
+        /// locked the file's owner out of it.
+        case readOnly
+
+        var createsFile: Bool { self == .createIfMissing }
     }
 
     /// Opens the file, refusing anything that is not a checkrun database or is newer than this
@@ -34,11 +42,16 @@ package final class ResultStore {
             return
         }
         let file = try DatabaseFile.inspect(path)
-        if !file.exists && access == .existingOnly {
+        if !file.exists && !access.createsFile {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")
         }
         if file.exists && file.size > 0 { try file.refuseForeign() }
-        let connection = try Database(path: path, create: access == .createIfMissing)
+        if access == .readOnly && !file.isWritableHere {
+            database = try file.openAsItStands()
+            serverOpener = nil
+            return
+        }
+        let connection = try Database(path: path, create: access.createsFile)
         database = connection
         serverOpener = nil
         // Several processes may open a new file at once: setting it up is retried while

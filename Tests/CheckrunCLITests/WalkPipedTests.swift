@@ -255,3 +255,47 @@ extension HintTests {
         #expect(result.stdout.contains("Result: fail"), "\(result.stdout)")
     }
 }
+
+/// Commands that only read leave nothing beside a database this user may not write: a
+/// colleague's `verify` in a shared folder once left `-wal` and `-shm` files of its own there,
+/// which locked the file's owner out of it; and a database in a read-only folder reads.
+extension ReadOnlyFolderTests {
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aReaderLeavesNothingBesideADatabaseItMayNotWrite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o1777)
+        let record = ["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--expected", "1=pass", "--expected", "2=pass",
+                      "--count", "hits=10", "--db", folder.path("ana.sqlite"), "--protocols", Repository.path("protocols")]
+        #expect(try Checkrun.run(record, in: folder.path).status == 0)
+        chmod(folder.path("ana.sqlite"), 0o644)
+        for command in [["verify"], ["sessions"], ["report", "--release", "2.4", "--protocols", Repository.path("protocols")],
+                        ["export", "--out", folder.path("export.json")], ["attachments", "--release", "2.4"]] {
+            let read = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable] + command + ["--db", folder.path("ana.sqlite")])
+            #expect(read.status == 0, "\(command): \(read.stderr)")
+            let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ana.sqlite-") }
+            #expect(beside.isEmpty, "\(command) left \(beside)")
+        }
+        let again = try Checkrun.run(record, in: folder.path)
+        #expect(again.status == 0 && again.stdout.contains("attempt 2"), "the owner records on: \(again.stderr)")
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aDatabaseInAReadOnlyFolderIsVerifiedAndReported() throws {
+        let folder = try TemporaryFolder()
+        defer {
+            chmod(folder.path, 0o755)
+            folder.remove()
+        }
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--expected", "1=pass",
+                                         "--expected", "2=pass", "--count", "hits=10", "--db", folder.path("ana.sqlite"), "--protocols", Repository.path("protocols")],
+                                        in: folder.path)
+        #expect(recorded.status == 0)
+        chmod(folder.path, 0o555)
+        let verified = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "verify", "--db", folder.path("ana.sqlite")])
+        #expect(verified.status == 0 && verified.stdout.contains("Verified"), "\(verified.stdout)\(verified.stderr)")
+        let report = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "report", "--release", "2.4", "--db", folder.path("ana.sqlite"),
+                                                                                  "--protocols", Repository.path("protocols")])
+        #expect(report.status == 0 && report.stdout.contains("tiny-target/touch-one-hand"), "\(report.stderr)")
+    }
+}

@@ -30,7 +30,7 @@ struct AttachmentsCommand: CheckrunCommand {
         guard let release = context.arguments.value(.release) else {
             throw UsageError("missing --release R", command: "attachments")
         }
-        let store = try context.openStore(.existingOnly)
+        let store = try context.openStore(.readOnly)
         do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         // What is listed or written comes from the results tables: they are checked against
         // the records first, as a report's are.

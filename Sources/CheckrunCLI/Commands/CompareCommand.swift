@@ -46,7 +46,7 @@ struct CompareCommand: CheckrunCommand {
             }
             threshold = value
         }
-        let store = try context.openStore(.existingOnly)
+        let store = try context.openStore(.readOnly)
         let scopes = try resolveScopes(arguments, store)
         let library = try context.loadProtocols(orStoredIn: store)
         let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)

@@ -19,7 +19,7 @@ struct ExportCommand: CheckrunCommand {
             throw UsageError("missing --out FILE: where to write the export, e.g. --out results.json", command: "export")
         }
         try OutputFile.check(out)
-        let store = try context.openStore(.existingOnly)
+        let store = try context.openStore(.readOnly)
         let release = context.arguments.value(.release)
         if let release {
             do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }

@@ -44,7 +44,7 @@ struct ReportCommand: CheckrunCommand {
         let format = try ResultOptions.format(context.arguments.value(.format), default: ReportFormat.markdown, command: "report")
         // The protocol files are read and checked on another core while SQLite gathers results.
         let library = context.loadProtocolsInBackground()
-        let store = try context.openStore(.existingOnly)
+        let store = try context.openStore(.readOnly)
         // The sessions the report rests on are verified on the other cores while it is built.
         let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: context.arguments.value(.build)), release: release, in: store)
         var report: ReleaseReport

@@ -41,7 +41,7 @@ struct SessionsCommand: CheckrunCommand {
     }
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        let store = try context.openStore(.existingOnly)
+        let store = try context.openStore(.readOnly)
         let release = context.arguments.value(.release)
         if context.arguments.flag(.json) {
             // Streamed as a JSON array, one session per element, so memory stays flat.

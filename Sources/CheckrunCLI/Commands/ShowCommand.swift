@@ -17,7 +17,7 @@ struct ShowCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let library = context.usesStoredProtocols && (ServerAddress.isServer(context.databasePath) || FileManager.default.fileExists(atPath: context.databasePath))
-            ? try context.loadProtocols(orStoredIn: try context.openStore(.existingOnly))
+            ? try context.loadProtocols(orStoredIn: try context.openStore(.readOnly))
             : try context.loadProtocols()
         let id = context.arguments.positionals[0]
         let json = context.arguments.flag(.json)

@@ -14,8 +14,9 @@ extension CommandContext {
     /// The results database as messages name it: never with a server's password.
     var databaseName: String { ServerAddress.shown(databasePath) }
 
-    /// Opens the results database. Commands that only read pass `.existingOnly`: they never
-    /// create a file, so a mistyped path fails instead of "verifying" an empty database.
+    /// Opens the results database. Commands that only read pass `.readOnly`, and those that
+    /// change an existing one `.existingOnly`: neither creates a file, so a mistyped path fails
+    /// instead of "verifying" an empty database.
     func openStore(_ access: ResultStore.Access = .createIfMissing) throws -> ResultStore {
         let path = databasePath
         if path.isEmpty || path == ":memory:" {

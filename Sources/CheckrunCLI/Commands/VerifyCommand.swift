@@ -25,7 +25,7 @@ struct VerifyCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let pins = try context.arguments.value(.against).map(readPins)
-        let store = try context.openStore(.existingOnly)
+        let store = try context.openStore(.readOnly)
         let clock = ProgressClock()
         var report = try store.verify { count in
             if clock.due() { context.printError("Verified about \(count) records…") }

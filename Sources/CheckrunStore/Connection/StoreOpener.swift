@@ -5,9 +5,9 @@ import Foundation
 struct StoreOpener: Sendable {
     let open: @Sendable () throws -> ResultStore
 
-    static func sqlite(path: String, name: String) -> StoreOpener {
+    static func sqlite(path: String, name: String, uri: Bool) -> StoreOpener {
         StoreOpener {
-            ResultStore(readingDatabase: try Database(path: path, create: false, readOnly: true, name: name))
+            ResultStore(readingDatabase: try Database(path: path, create: false, readOnly: true, uri: uri, name: name))
         }
     }
 }
@@ -15,7 +15,7 @@ struct StoreOpener: Sendable {
 extension ResultStore {
     /// How to open another connection to this store.
     var opener: StoreOpener {
-        if let sqlite { return .sqlite(path: sqlite.path, name: sqlite.name) }
+        if let sqlite { return .sqlite(path: sqlite.path, name: sqlite.name, uri: sqlite.isURI) }
         let name = database.name
         return serverOpener ?? StoreOpener { throw StoreError("cannot open another connection to \(name)") }
     }

@@ -13,7 +13,7 @@ enum PostgresSetup {
             guard current == PostgresSchema.latestVersion else { throw newer(connection, current) }
             return
         }
-        if current == nil && access == .existingOnly {
+        if current == nil && !access.createsFile {
             if try foreignTables(connection) > 0 { throw foreign(connection) }
             throw StoreError("\(connection.name) holds no checkrun results yet; record a result or merge a database into it first")
         }

@@ -18,6 +18,8 @@ package final class Database: StoreConnection {
     package let name: String
     /// Opened for reading only: such a connection never writes, not even statistics.
     package let isReadOnly: Bool
+    /// `path` is an SQLite URI (`file:…?mode=ro`): another connection must open it as one.
+    let isURI: Bool
     /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
     /// to be a checkrun database is left exactly as it was. `uri` opens `path` as an SQLite URI
     /// (`file:…?mode=ro`), for reading another tester's file without writing beside it.
@@ -25,6 +27,7 @@ package final class Database: StoreConnection {
         self.path = path
         self.name = name ?? path
         self.isReadOnly = readOnly
+        self.isURI = uri
         // One connection per thread of use, so SQLite need not lock around every call.
         var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }

@@ -80,12 +80,37 @@ struct DatabaseFile {
     /// it, no one can be writing it, so it is read as it stands (`immutable`), which creates
     /// nothing.
     func openWithoutWriting() throws(StoreError) -> Database {
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        if access(path, R_OK | W_OK) == 0 && access(folder, W_OK) == 0 {
+        if isWritableHere {
             let database = try Database(path: path, create: false, name: path)
             try database.execute("PRAGMA query_only = 1")
             return database
         }
+        return try openReadOnly()
+    }
+
+    /// Whether this user may write the file and the folder it is in (SQLite writes its
+    /// `-wal` and `-shm` files beside it).
+    var isWritableHere: Bool {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        return access(path, R_OK | W_OK) == 0 && access(folder, W_OK) == 0
+    }
+
+    /// A checkrun database this user may not write, opened to read as it stands (see
+    /// `openWithoutWriting`); its schema must be this checkrun's, since upgrading it is a write.
+    func openAsItStands() throws(StoreError) -> Database {
+        let version = try userVersion()
+        if version > Schema.latestVersion {
+            throw StoreError("\(path) was written by a newer checkrun (schema version \(version); this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to read it")
+        }
+        if version < Schema.latestVersion {
+            throw StoreError("\(path) was written by an older checkrun and must be upgraded before it can be read, which needs the right to write it; ask its owner to run any checkrun command on it once, e.g. checkrun sessions --db \(path)")
+        }
+        return try openReadOnly()
+    }
+
+    /// Read-only; with no `-wal` beside the file no one can be writing it, so it is read as it
+    /// stands (`immutable`), which creates nothing.
+    private func openReadOnly() throws(StoreError) -> Database {
         let hasLog = access(path + "-wal", F_OK) == 0
         let uri = "file:" + Self.uriEscaped(path) + (hasLog ? "?mode=ro" : "?mode=ro&immutable=1")
         return try Database(path: uri, create: false, readOnly: true, uri: true, name: path)
