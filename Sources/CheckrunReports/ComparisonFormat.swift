@@ -46,21 +46,23 @@ enum ComparisonRenderer {
         return count == 0 ? "No regressions." : "\(count) regression\(count == 1 ? "" : "s") flagged."
     }
 
+    /// Plain text, for a terminal or a file read on one: every line is neutralised as it is
+    /// joined, the heading's build labels as much as the rest, so no label can act on the
+    /// terminal or begin a line of its own.
     static func text(_ comparison: Comparison) -> String {
-        let labels = comparison.labels.map(DisplayText.neutralised)
         var lines = [heading(comparison), ""]
         for check in comparison.checks {
-            lines.append(DisplayText.neutralised(check.label) + (check.removed ? " (no longer in the protocols)" : ""))
+            lines.append(check.label + (check.removed ? " (no longer in the protocols)" : ""))
             for (index, figures) in check.builds.enumerated() {
-                lines.append("  \(labels[index]): \(self.figures(figures, inWords: true))")
+                lines.append("  \(comparison.labels[index]): \(self.figures(figures, inWords: true))")
             }
             for change in check.changes {
-                lines.append("  " + DisplayText.neutralised(ReportPhrases.change(change, comparison.labels, inWords: true)))
+                lines.append("  " + ReportPhrases.change(change, comparison.labels, inWords: true))
             }
         }
         if comparison.checks.isEmpty { lines.append("No results in these builds.") }
         lines += ["", footer(comparison)]
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(DisplayText.neutralised).joined(separator: "\n") + "\n"
     }
 
     static func markdown(_ comparison: Comparison) -> String {

@@ -56,6 +56,20 @@ import Testing
         #expect(comparison.regressions.count == 1)
     }
 
+    /// A build label holding escape sequences and a line end, in every line of the text format
+    /// (the heading too), can neither act on a terminal nor begin a line of its own.
+    @Test func theTextFormatNeutralisesEveryLineTheHeadingToo() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        let hostile = "2\u{1B}]0;PWNED\u{07}\u{1B}[2J\nfake line"
+        try fixture.add(touch, build: "1", verdict: .pass, seconds: 30)
+        try fixture.add(touch, build: hostile, verdict: .fail, seconds: 30, notes: "x")
+        let text = ComparisonFormat.text.render(try compare(fixture, ["1", hostile]))
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(text)")
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("fake line") }, "\(text)")
+        #expect(text.split(separator: "\n").first?.contains("builds 1 → 2") == true)
+    }
+
     @Test func aChangedProtocolIsShownInsteadOfATimingVerdict() throws {
         var fixture = try ReportFixture()
         defer { fixture.folder.remove() }
