@@ -41,17 +41,13 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let base = ["--release", Self.release, "--build", Self.build, "--device", Self.device]
-        for (check, verdict) in [("tiny-target/touch-one-hand", "fail"), ("tiny-target/voice-control-show-numbers", "pass")] {
-            let recorded = try Checkrun.run(["record"] + base + ["--check", check, "--verdict", verdict, "--tester", Self.tester, "--notes", Self.notes, "--protocols", protocols], in: folder.path)
-            #expect(recorded.status == 0, "\(recorded.stderr)")
-        }
+        try Self.sessionsWithHostileLabels(at: folder.path("checkrun.sqlite"))
         // Evidence with a hostile name and description.
         let shot = "shot\u{1B}[2J.png"
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2]).write(to: URL(fileURLWithPath: folder.path(shot)))
-        let attached = try Checkrun.run(["record"] + base + ["--check", "tiny-target/accessibility-inspector", "--verdict", "fail", "--notes", Self.notes,
-                                                             "--attach", "\(shot)=\(Self.notes)", "--protocols", protocols], in: folder.path)
+        let attached = try Checkrun.run(["amend"] + base + ["--check", "tiny-target/accessibility-inspector", "--attach", "\(shot)=\(Self.notes)",
+                                                            "--reason", Self.notes, "--protocols", protocols], in: folder.path)
         #expect(attached.status == 0, "\(attached.stderr)")
-        #expect(try Checkrun.run(["record", "--release", Self.release, "--build", "312\u{1B}[5m", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--protocols", protocols], in: folder.path).status == 0)
         // A result with a hostile check name, added behind checkrun's back, for verify to name.
         let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
         let session = try #require(try store.database.query("SELECT id FROM sessions LIMIT 1") { $0.string(0) }.first ?? nil)
@@ -78,15 +74,40 @@ import Testing
             let output = try onTerminal(command, in: folder)
             #expect(rawControls(output).isEmpty, "\(command.first ?? ""): \(rawControls(output).prefix(3)) in \(output.debugDescription.prefix(600))")
         }
-        // A walk started with hostile values, then resumed: its header and hints.
-        let started = try onTerminal(["run"] + base + ["--tester", Self.tester, "--check", "tiny-target/touch-one-hand"], in: folder,
+        // A walk may not start under such labels: the refusal shows them neutralised.
+        let refused = try onTerminal(["run"] + base + ["--tester", Self.tester, "--check", "tiny-target/touch-one-hand"], in: folder)
+        #expect(refused.contains("holds a line break, a control character or a direction mark"), "\(refused)")
+        #expect(rawControls(refused).isEmpty, "\(rawControls(refused)) in \(refused.debugDescription.prefix(600))")
+        // A session that has them is resumed: its header and hints.
+        let resumed = try onTerminal(["resume"], in: folder,
                                      // (typed ahead, so the terminal itself echoes them: no one-byte CSI here)
                                      input: "a \(shot)\n\u{1B}[1A\u{1B}[2KVerified\na /nowhere\u{1B}[2J.png\nq\n")
-        #expect(started.contains("Attached shot") && started.contains("Not attached"), "\(started)")
-        #expect(rawControls(started).isEmpty, "\(rawControls(started)) in \(started.debugDescription.prefix(600))")
-        let resumed = try onTerminal(["resume"], in: folder, input: "q\n")
-        #expect(resumed.contains("Resuming session"), "\(resumed)")
+        #expect(resumed.contains("Resuming session") && resumed.contains("Attached shot") && resumed.contains("Not attached"), "\(resumed)")
         #expect(rawControls(resumed).isEmpty, "\(rawControls(resumed)) in \(resumed.debugDescription.prefix(600))")
+    }
+
+    /// Sessions whose labels hold escape sequences, written through the store as a checkrun
+    /// that did not yet refuse such labels wrote them (or a file merged from one): whole chains.
+    static func sessionsWithHostileLabels(at path: String) throws {
+        let store = try ResultStore(path: path)
+        defer { store.close() }
+        let walked: [(build: String, checks: [(name: String, verdict: Verdict)])] = [
+            (build, [("tiny-target/touch-one-hand", .fail), ("tiny-target/voice-control-show-numbers", .pass), ("tiny-target/accessibility-inspector", .fail)]),
+            ("312\u{1B}[5m", [("tiny-target/touch-one-hand", .pass)]),
+        ]
+        // The newest, unfinished: what `resume` takes.
+        try store.insert(Session(release: release, build: build, device: device, tester: tester, plan: ["tiny-target/touch-one-hand"],
+                                 startedAt: Date().addingTimeInterval(60)))
+        for (build, checks) in walked {
+            let session = Session(release: release, build: build, device: device, tester: tester, plan: checks.map(\.name), startedAt: Date())
+            try store.insert(session)
+            for (name, verdict) in checks {
+                var result = CheckResult(sessionID: session.id, check: name, protocolHash: "h", attempt: 1, outcomeCount: 0)
+                result.verdict = verdict
+                result.notes = notes
+                try store.save(result)
+            }
+        }
     }
 
     @Test func aProtocolWithAControlCharacterIsRefusedAtItsPlace() throws {

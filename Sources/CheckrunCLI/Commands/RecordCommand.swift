@@ -52,9 +52,11 @@ struct RecordCommand: CheckrunCommand {
             throw CommandFailure("no check \"\(name)\".\(hint) Run `checkrun list` to see them all.")
         }
         let now = context.now()
+        let label = { (option: OptionName, value: String, required: Bool) in try SessionLabel.checked(value, option, required: required, command: "record") }
         let session = Session(
-            id: context.newSessionID(), release: release, build: build, device: arguments.value(.device) ?? "", osVersion: arguments.value(.os) ?? "",
-            tester: arguments.value(.tester) ?? context.environment["USER"] ?? "", plan: [reference.name], startedAt: now, finishedAt: now)
+            id: context.newSessionID(), release: try label(.release, release, true), build: try label(.build, build, true),
+            device: try label(.device, arguments.value(.device) ?? "", false), osVersion: try label(.os, arguments.value(.os) ?? "", false),
+            tester: try label(.tester, arguments.value(.tester) ?? context.environment["USER"] ?? "", false), plan: [reference.name], startedAt: now, finishedAt: now)
         var result = try answers(arguments, reference: reference, session: session, at: now)
         // The answers are judged first on their own (a count beyond what is possible), then
         // with the verdict given or derived.

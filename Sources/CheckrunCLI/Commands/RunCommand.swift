@@ -52,7 +52,8 @@ struct RunCommand: CheckrunCommand {
             return try ResumeCommand.resume(earlier.session, store: store, context)
         }
         let session = Session(
-            id: context.newSessionID(), release: release, build: build, device: device, osVersion: context.arguments.value(.os) ?? "", tester: tester,
+            id: context.newSessionID(), release: release, build: build, device: device,
+            osVersion: try SessionLabel.checked(context.arguments.value(.os) ?? "", .os, required: false, command: "run"), tester: tester,
             plan: checks.map(\.name), startedAt: context.now())
         // The session and the text of every protocol it walks are kept together.
         try store.batch {
@@ -94,21 +95,22 @@ struct RunCommand: CheckrunCommand {
     /// The option's value; at a terminal, asked for when not given (Enter takes the one
     /// offered); piped, the one offered (the tester: $USER), else none.
     private static func asked(_ option: OptionName, _ label: String, offering offered: String?, _ context: CommandContext) throws -> String {
-        if let value = context.arguments.value(option) { return value }
+        if let value = context.arguments.value(option) { return try SessionLabel.checked(value, option, required: false, command: "run") }
         guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? nonEmpty(context.environment["USER"]) ?? "" : "" }
         while true {
-            context.prompt(offered.map { "\(label) (Enter for \($0)): " } ?? "\(label): ")
+            context.prompt(offered.map { "\(label) (Enter for \(DisplayText.neutralised($0))): " } ?? "\(label): ")
             guard let line = Swift.readLine(strippingNewline: true) else { throw CommandFailure("no \(label.lowercased()) given; nothing was started") }
             let value = line.trimmingCharacters(in: .whitespaces)
-            if !value.isEmpty { return value }
-            if let offered { return offered }
+            if !value.isEmpty, let label = typedLabel(value, option, context) { return label }
+            if value.isEmpty, let offered { return offered }
+            if !value.isEmpty { continue }
             context.print("Name the \(label.lowercased()), e.g. \(option == .device ? "iPhone 15" : "Ana"); every report lists it.")
         }
     }
 
     /// A value from its option; on a terminal a missing one is asked for, otherwise it is a usage error.
     private static func required(_ option: OptionName, _ label: String, _ context: CommandContext) throws -> String {
-        if let value = context.arguments.value(option), !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
+        if let value = context.arguments.value(option) { return try SessionLabel.checked(value, option, required: true, command: "run") }
         guard isatty(STDIN_FILENO) == 1 else {
             throw UsageError("missing --\(option.rawValue): name the \(label.lowercased()) under test, e.g. --\(option.rawValue) \(option == .release ? "2.4" : "311")", command: "run")
         }
@@ -118,9 +120,18 @@ struct RunCommand: CheckrunCommand {
                 throw CommandFailure("no \(label.lowercased()) given; nothing was started")
             }
             let value = line.trimmingCharacters(in: .whitespaces)
-            if !value.isEmpty { return value }
+            if !value.isEmpty, let label = typedLabel(value, option, context) { return label }
+            if !value.isEmpty { continue }
             context.print("The \(label.lowercased()) is required, e.g. \(option == .release ? "2.4" : "311").")
         }
+    }
+
+    /// A label typed at a prompt (already trimmed); one that cannot be a label is explained and
+    /// asked for again (nil).
+    private static func typedLabel(_ value: String, _ option: OptionName, _ context: CommandContext) -> String? {
+        guard let problem = SessionLabel.problem(value, required: true) else { return value }
+        context.print("That \(option.rawValue) \(problem). Type it again.")
+        return nil
     }
 
     /// Each protocol of a plan once, in walking order.

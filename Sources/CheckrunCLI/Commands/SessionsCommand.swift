@@ -59,9 +59,12 @@ struct SessionsCommand: CheckrunCommand {
             count += 1
             let session = summary.session
             let state = summary.isComplete ? "complete" : "unfinished"
-            var parts = ["release \(session.release)", "build \(session.build)"]
-            if !session.device.isEmpty { parts.append("device \(session.device)") }
-            if !session.tester.isEmpty { parts.append("tester \(session.tester)") }
+            // One line per session: a label holding a line break (written before labels were
+            // checked, or merged from such a file) must not begin a line of its own.
+            let label = DisplayText.neutralised
+            var parts = ["release \(label(session.release))", "build \(label(session.build))"]
+            if !session.device.isEmpty { parts.append("device \(label(session.device))") }
+            if !session.tester.isEmpty { parts.append("tester \(label(session.tester))") }
             parts.append("started \(Timestamps.iso8601(session.startedAt))")
             let counts = [(summary.passed, "passed"), (summary.failed, "failed"), (summary.blocked, "blocked"), (summary.skipped, "skipped")]
                 .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }

@@ -7,8 +7,9 @@ package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible
     package var sequence: Int?
     package var message: String
 
+    /// One line: a check name or label edited to hold a line break cannot begin another.
     package var description: String {
-        "session \(session.lowercasedText.prefix(8))\(sequence.map { ", record \($0)" } ?? ""): \(message)"
+        "session \(session.lowercasedText.prefix(8))\(sequence.map { ", record \($0)" } ?? ""): \(DisplayText.neutralised(message))"
     }
 
     /// The order problems are listed in, whichever lane or check found them: by session, then

@@ -1,0 +1,57 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Results are filed under their session's labels exactly: a label that would file them apart
+/// from what the tester meant ("2.4 "), or begin a line of its own in a listing, is refused
+/// where it is given, and nothing is stored.
+@Suite struct SessionLabelTests {
+    let protocols = Repository.path("protocols")
+
+    @Test(arguments: [
+        (["--release", "2.4 "], "--release \"2.4 \" begins or ends with a space, which would file results apart from \"2.4\"; give \"2.4\""),
+        (["--release", ""], "--release is empty"),
+        (["--build", " 311"], "--build \" 311\" begins or ends with a space"),
+        (["--device", "iPad\nf00dbabe  release L, build 1, complete"], "--device holds a line break, a control character or a direction mark"),
+        (["--tester", "Ana\u{1B}[2J"], "--tester holds a line break, a control character or a direction mark"),
+        (["--os", "18.1\u{202E}"], "--os holds a line break, a control character or a direction mark"),
+    ])
+    func recordRefusesALabelThatWouldMisfileOrForgeALine(label: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var arguments = ["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--protocols", protocols]
+        if let at = arguments.firstIndex(of: label[0]) { arguments.removeSubrange(at...at + 1) }
+        let recorded = try Checkrun.run(arguments + label, in: folder.path)
+        #expect(recorded.status == 2, "\(recorded.stderr)")
+        #expect(recorded.stderr.contains(message), "\(recorded.stderr)")
+        #expect(!recorded.stderr.contains("\u{1B}") && !recorded.stderr.contains("\nf00dbabe"), "the refusal itself shows the label neutralised")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")), "nothing was stored")
+    }
+
+    @Test func runRefusesALabelWithASpaceAtItsEnd() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Checkrun.run(["run", "--release", "2.4 ", "--build", "311", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                   in: folder.path, input: "")
+        #expect(run.status == 2 && run.stderr.contains("--release \"2.4 \" begins or ends with a space"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")))
+    }
+
+    /// A label written before labels were checked (or edited into the file) stays on its line.
+    @Test func aLabelHoldingALineBreakStaysOnItsLineInSessionsAndVerify() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Checkrun.run(["record", "--release", "L", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                  "--protocols", protocols], in: folder.path).status == 0)
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("UPDATE sessions SET device = 'iPad' || char(10) || 'f00dbabe  release L, complete'; UPDATE results SET check_name = 'x' || char(10) || 'forged'")
+        raw.close()
+        let sessions = try Checkrun.run(["sessions"], in: folder.path)
+        #expect(sessions.stdout.split(separator: "\n").count == 1, "\(sessions.stdout)")
+        let verified = try Checkrun.run(["verify"], in: folder.path)
+        #expect(verified.status == 1)
+        #expect(!verified.stdout.split(separator: "\n").contains { $0.hasPrefix("forged") || $0.hasPrefix("f00dbabe") }, "\(verified.stdout)")
+    }
+}
