@@ -129,7 +129,13 @@ package struct Walk: Sendable {
         if results[index].attempt > 1 { lines.append(.say("Attempt \(results[index].attempt).")) }
         // A check resumed part way says what was already answered.
         let result = results[index]
-        if let seconds = result.activeSeconds { lines.append(.say("Answered before: time \(Durations.spoken(seconds)).")) }
+        if let seconds = result.activeSeconds {
+            lines.append(.say("Answered before: time \(Durations.spoken(seconds))."))
+        } else if !result.stopwatch.isEmpty {
+            // A walk stopped while the timer ran: its timing is asked again, counting stops afresh.
+            let tallied = result.tally > 0 ? ", with \(result.tally) stop\(result.tally == 1 ? "" : "s") tallied" : ""
+            lines.append(.say("A timing was begun and not finished\(tallied); time the task again."))
+        }
         for (number, answer) in result.outcomes.enumerated() {
             if let answer { lines.append(.say("Answered before: expected \(number + 1), \(Self.describe(answer)).")) }
         }

@@ -285,6 +285,8 @@ import Testing
         #expect(transcript.said.contains("2 stops tallied."))
         // Resumed: the walk is rebuilt from what was saved, and the timing starts again.
         var resumed = makeWalk(results: walk.results)
+        #expect(resumed.introduce().contains(.say("A timing was begun and not finished, with 2 stops tallied; time the task again.")),
+                 "the stops tallied before are not dropped unsaid")
         transcript = feed(&resumed, [("", 20), ("+", 21), ("", 30)])
         #expect(resumed.currentCheck == 1)
         #expect(transcript.said.contains("1 stop tallied."), "a new timing counts afresh: \(transcript.said)")
