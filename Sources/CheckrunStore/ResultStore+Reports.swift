@@ -56,6 +56,13 @@ extension ResultStore {
         }
     }
 
+    /// The checks the release has results for, sorted.
+    package func checkNames(release: String) throws -> [String] {
+        try database.query(
+            "SELECT DISTINCT r.check_name FROM results r JOIN sessions s ON s.id = r.session_id WHERE s.release = ? ORDER BY r.check_name",
+            [.text(release)]) { $0.string(0) ?? "" }
+    }
+
     /// Refuses a build the release does not have, listing its builds.
     package func requireBuild(_ build: String, of release: String) throws(StoreError) {
         let known: [String]

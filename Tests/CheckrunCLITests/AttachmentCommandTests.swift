@@ -66,6 +66,10 @@ import Testing
         #expect(amended.status == 0, "\(amended.stderr)")
         let listed = try checkrun(["attachments", "--release", "2.4"], in: folder)
         #expect(listed.stdout.contains("shot 1.png") && !listed.stdout.contains("voiceover.log"))
+        // A misspelled check is named as such, never "no attachments".
+        let misspelled = try checkrun(["attachments", "--release", "2.4", "--check", "tiny-target/touch-one-hnad"], in: folder)
+        #expect(misspelled.status == 1 && misspelled.stderr.contains("release 2.4 has no result of tiny-target/touch-one-hnad. Did you mean \"tiny-target/touch-one-hand\"?"),
+                "\(misspelled.stdout)\(misspelled.stderr)")
         let wrong = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand",
                                   "--withdraw", "nothing.png", "--reason", "x"], in: folder)
         #expect(wrong.status == 1 && wrong.stderr.contains("the result has no such attachment (name one by its number, its file name or at least 8 characters of its hash); its attachments: 1. shot 1.png (expected outcome 2, "), "\(wrong.stderr)")

@@ -38,9 +38,17 @@ struct AttachmentsCommand: CheckrunCommand {
         if let problems = try CitedEvidence.check(verification, context) {
             context.print("UNVERIFIED: \(problems.count) problem\(problems.count == 1 ? "" : "s"); run checkrun verify.")
         }
-        let found = try store.attachments(release: release, check: context.arguments.value(.check))
+        let check = context.arguments.value(.check)
+        if let check {
+            // A misspelled check must not read as "no attachments".
+            let known = try store.checkNames(release: release)
+            guard known.contains(check) else {
+                throw CommandFailure("release \(DisplayText.neutralised(release)) has no result of \(DisplayText.neutralised(check)).\(Suggestions.didYouMean(check, among: known)) `checkrun report --release \(DisplayText.neutralised(release))` lists its checks")
+            }
+        }
+        let found = try store.attachments(release: release, check: check)
         guard let out = context.arguments.value(.out) else {
-            list(found, release: release, context)
+            list(found, release: release, check: check, context)
             return 0
         }
         let written = try AttachmentExport.write(found, into: out, from: store)
@@ -49,9 +57,9 @@ struct AttachmentsCommand: CheckrunCommand {
         return 0
     }
 
-    private static func list(_ found: [ReleaseAttachment], release: String, _ context: CommandContext) {
+    private static func list(_ found: [ReleaseAttachment], release: String, check: String?, _ context: CommandContext) {
         guard !found.isEmpty else {
-            context.print("Release \(DisplayText.neutralised(release)) has no attachments.")
+            context.print("\(check.map { "\(DisplayText.neutralised($0)) in release " } ?? "Release ")\(DisplayText.neutralised(release)) has no attachments.")
             return
         }
         context.print("Release \(DisplayText.neutralised(release)): \(found.count) attachment\(found.count == 1 ? "" : "s").")
