@@ -155,6 +155,11 @@ package final class CommandContext {
     func loadProtocols(orStoredIn store: ResultStore) throws -> ProtocolLibrary {
         guard usesStoredProtocols else { return try loadProtocols() }
         let library = try store.storedLibrary()
+        if !library.problems.isEmpty {
+            // checkrun keeps only texts that pass lint: a kept text that fails was changed since.
+            for problem in library.problems { printError(problem.description) }
+            throw CommandFailure("\(library.problems.count) problem\(library.problems.count == 1 ? "" : "s") in the protocol versions kept in \(databaseName), above: checkrun keeps only texts that pass lint, so they were changed behind checkrun's back. Run `checkrun verify --db \(databaseName)`, or name a protocol folder with --protocols DIR")
+        }
         guard !library.documents.isEmpty else { return try loadProtocols() }
         printError("No protocol folder at \(protocolsDirectory): using the \(library.documents.count) protocol version\(library.documents.count == 1 ? "" : "s") kept in \(databaseName).")
         return try checked(.success(library))

@@ -56,6 +56,24 @@ import Testing
         #expect(verified.status == 1 && verified.stdout.contains("the kept text of protocol tiny-target"), "\(verified.stdout)")
     }
 
+    /// A kept text that no longer passes lint was changed behind checkrun's back: said so, not
+    /// "no such folder".
+    @Test func aKeptTextThatFailsLintIsNamedAsChanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                  "--protocols", protocols], in: folder.path).status == 0)
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("UPDATE protocol_versions SET content = replace(content, 'Tiny Target', 'Tiny' || char(27) || '[2J Target')")
+        raw.close()
+        for command in [["show", "tiny-target"], ["report", "--release", "2.4", "--unverified"]] {
+            let result = try Checkrun.run(command, in: folder.path)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("in the protocol versions kept in checkrun.sqlite, above: checkrun keeps only texts that pass lint"), "\(result.stderr)")
+            #expect(!result.stderr.contains("no such file or folder") && !result.stderr.contains("\u{1B}"), "\(result.stderr)")
+        }
+    }
+
     @Test func aSessionWithoutAnswersResumesFromTheDatabaseAlone() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
