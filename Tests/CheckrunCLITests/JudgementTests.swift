@@ -123,6 +123,24 @@ import Testing
 /// `amend` corrects the result the options name: by device, and by OS version when the same
 /// device was tested on two.
 @Suite struct AmendSelectionTests {
+    /// Results on a named device and on none: the refusal names both, and how to choose the
+    /// unnamed one.
+    @Test func severalDevicesAreNamedTheUnnamedOneToo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let base = ["--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--protocols", Repository.path("protocols")]
+        for device in [[], ["--device", "iPhone 15"]] {
+            let recorded = try Checkrun.run(["record"] + base + device + ["--expected", "1=pass", "--expected", "2=pass", "--count", "hits=10"], in: folder.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let amend = ["amend"] + base + ["--notes", "seen twice", "--reason", "more detail"]
+        let refused = try Checkrun.run(amend, in: folder.path)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("has results on several devices: no device named (--device \"\"), \"iPhone 15\"; choose one with --device"), "\(refused.stderr)")
+        let chosen = try Checkrun.run(amend + ["--device", ""], in: folder.path)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+    }
+
     @Test func theOSVersionChoosesBetweenResultsOfOneDevice() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

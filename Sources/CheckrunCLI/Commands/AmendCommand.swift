@@ -59,7 +59,9 @@ struct AmendCommand: CheckrunCommand {
             }
             let devices = Set(try matches.map { try store.session(id: $0.sessionID)?.device ?? "" })
             if devices.count > 1 && arguments.value(.device) == nil {
-                throw UsageError("\(name) has results on several devices (\(devices.sorted().joined(separator: ", "))); choose one with --device", command: "amend")
+                // The unnamed device is named too, with the option that chooses it.
+                let named = devices.sorted().map { $0.isEmpty ? "no device named (--device \"\")" : "\"\(DisplayText.neutralised($0))\"" }
+                throw UsageError("\(name) has results on several devices: \(named.joined(separator: ", ")); choose one with --device", command: "amend")
             }
             guard let reference = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
