@@ -46,10 +46,22 @@ import Testing
         for command in [["export", "--out", out], ["report", "--release", "2.4", "--out", out], ["compare", "--release", "2.4", "--out", out]] {
             let result = try checkrun(command, in: work)
             #expect(result.status == 2, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains(out.isEmpty ? "the output path is empty" : "is a folder; name a file"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(out.isEmpty ? "the output path is empty" : "a folder; name a file"), "\(command): \(result.stderr)")
+            // The file offered is the command's own kind of output.
+            #expect(result.stderr.contains(command[0] == "export" ? "export.json" : command[0] == "compare" ? "compare.md" : "report.md"), "\(result.stderr)")
             #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrac"))
         }
         #expect(snapshot(root.path) == before, "nothing in or above the folder changed")
+    }
+
+    /// The commands that write into a folder: an empty one is a usage error, never the
+    /// system's own message.
+    @Test(arguments: [["attachments", "--release", "2.4", "--out", ""], ["import", "page.txt", "--out", ""]])
+    func anEmptyOutFolderIsAUsageError(command: [String]) throws {
+        let (root, work) = try workspace()
+        defer { root.remove() }
+        let result = try checkrun(command, in: work)
+        #expect(result.status == 2 && result.stderr.contains("--out needs a folder, e.g. --out "), "\(command): \(result.stderr)")
     }
 
     @Test func aReaderAlwaysFindsTheOldFileOrTheNewOneWhole() throws {

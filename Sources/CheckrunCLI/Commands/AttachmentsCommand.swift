@@ -30,6 +30,9 @@ struct AttachmentsCommand: CheckrunCommand {
         guard let release = context.arguments.value(.release) else {
             throw UsageError("missing --release R", command: "attachments")
         }
+        if context.arguments.value(.out)?.isEmpty == true {
+            throw UsageError("--out needs a folder, e.g. --out evidence", command: "attachments")
+        }
         let store = try context.openStore(.readOnly)
         do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         // What is listed or written comes from the results tables: they are checked against

@@ -30,6 +30,7 @@ struct ImportCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let outDirectory = context.arguments.value(.out) ?? context.protocolsDirectory
+        guard !outDirectory.isEmpty else { throw UsageError("--out needs a folder, e.g. --out protocols", command: "import") }
         let dryRun = context.arguments.flag(.dryRun)
         let force = context.arguments.flag(.force)
         let importer = CatalogImporter()

@@ -39,11 +39,11 @@ struct AtomicFile {
     /// Refuses, with exit code 2, a path that cannot name a file: empty, ending in "/", ".",
     /// "..", an existing folder or something that is not a regular file (a device, a FIFO).
     /// - Returns: the path the rename must replace (a symbolic link's destination).
-    static func checkedTarget(_ path: String) throws -> String {
-        guard !path.isEmpty else { throw CommandFailure("the output path is empty; name a file, e.g. report.md", exitCode: 2) }
+    static func checkedTarget(_ path: String, example: String = "report.md") throws -> String {
+        guard !path.isEmpty else { throw CommandFailure("the output path is empty; name a file, e.g. \(example)", exitCode: 2) }
         let last = (path as NSString).lastPathComponent
         if path.hasSuffix("/") || last == "." || last == ".." {
-            throw CommandFailure("\(path) is a folder; name a file, e.g. \(path.hasSuffix("/") ? path : path + "/")report.md", exitCode: 2)
+            throw CommandFailure("\(path) names a folder; name a file, e.g. \(path.hasSuffix("/") ? path : path + "/")\(example)", exitCode: 2)
         }
         var target = path
         var info = stat()
@@ -55,7 +55,7 @@ struct AtomicFile {
         }
         if stat(target, &info) == 0 {
             switch info.st_mode & S_IFMT {
-            case S_IFDIR: throw CommandFailure("\(path) is a folder; name a file, e.g. \(path)/report.md", exitCode: 2)
+            case S_IFDIR: throw CommandFailure("\(path) is a folder; name a file, e.g. \(path)/\(example)", exitCode: 2)
             case S_IFREG:
                 if ResultStore.isSQLiteFile(target) == true {
                     throw CommandFailure("\(path) is an SQLite database (perhaps the one being read); name another file for the output", exitCode: 2)

@@ -16,7 +16,8 @@ enum OutputFile {
 
     /// Refuses an `--out` that cannot name a file before any work is done, so a long report
     /// or export never ends in "is a folder".
-    static func check(_ path: String?) throws {
-        if let path { _ = try AtomicFile.checkedTarget(path) }
+    /// `example` is a file name the message offers (the command's usual output).
+    static func check(_ path: String?, example: String) throws {
+        if let path { _ = try AtomicFile.checkedTarget(path, example: example) }
     }
 }
