@@ -86,6 +86,24 @@ import Testing
         #expect(summaries.first?.session.plan == ["x/y", "x/z"])
     }
 
+    /// A checkrun database cut short (a copy that stopped) is named as such, not as a file of
+    /// some other kind.
+    @Test(arguments: [50, 4096])
+    func aDatabaseCutShortIsNamedAsCutShort(bytes: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let whole = folder.path("whole.sqlite")
+        let store = try ResultStore(path: whole)
+        try store.insert(Session(release: "2.4", build: "311", plan: ["x/y"]))
+        store.close()
+        let cut = folder.path("cut.sqlite")
+        try (try Data(contentsOf: URL(fileURLWithPath: whole))).prefix(bytes).write(to: URL(fileURLWithPath: cut))
+        #expect {
+            let opened = try ResultStore(path: cut, access: .existingOnly)
+            _ = try opened.sessionSummaries()
+        } throws: { ($0 as? StoreError)?.message.contains("cut short") == true }
+    }
+
     @Test func aFileThatIsNotACheckrunDatabaseIsRefusedAndLeftUntouched() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -141,7 +141,11 @@ package final class Database: StoreConnection {
         if primary == SQLITE_IOERR {
             return StoreError("could not write \(path) (SQLite: \(message)); is the disk full or the file too large? Nothing was half-written", code: status)
         }
-        if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
+        if primary == SQLITE_CORRUPT {
+            // The file began as a database (its header was read first): it was cut short or damaged.
+            return StoreError("\(path) is damaged or cut short (SQLite: \(message)); nothing was changed. Restore it from a copy (a merged team store or an export holds the same answers)", code: status)
+        }
+        if primary == SQLITE_NOTADB {
             return StoreError("\(path) is not a checkrun database (SQLite: \(message)); choose another file with --db PATH", code: status)
         }
         return StoreError("\(context): \(message)", code: status)

@@ -53,6 +53,9 @@ struct DatabaseFile {
     /// Refuses a file that is not SQLite's, or SQLite's but another program's.
     func refuseForeign() throws(StoreError) {
         let header = try header()
+        if header.count < 100, !header.isEmpty, Array(header.prefix(16)) == Array(Self.magic.prefix(header.count)) {
+            throw StoreError("\(path) is cut short (\(header.count) bytes): it begins as an SQLite database but is not a whole one; it was left untouched. Restore it from a copy")
+        }
         guard header.count == 100, Array(header.prefix(16)) == Self.magic else {
             throw StoreError("\(path) is not a checkrun database (it is not an SQLite file at all); it was left untouched. Choose another file with --db PATH")
         }
