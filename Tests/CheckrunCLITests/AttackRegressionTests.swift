@@ -33,6 +33,20 @@ import Testing
         #expect(try checkrun(["verify", "--db", "a.sqlite"], in: folder).status == 0)
     }
 
+    /// A report or export written over a protocol file would leave every later command without it.
+    @Test func anOutputPathThatIsAProtocolFileIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        let before = FileManager.default.contents(atPath: folder.path("protocols/tiny-target.json"))
+        for command in [["report", "--release", "2.4", "--out", "protocols/tiny-target.json"], ["export", "--out", "protocols/tiny-target.json"]] {
+            let result = try Checkrun.run(command + ["--db", "a.sqlite"], in: folder.path)
+            #expect(result.status == 2 && result.stderr.contains("is a protocol file; name another file for the output"), "\(command): \(result.stderr)")
+        }
+        #expect(FileManager.default.contents(atPath: folder.path("protocols/tiny-target.json")) == before)
+    }
+
     /// The files SQLite keeps beside a database hold answers not yet written into it (a walk's,
     /// while it is open): an output over one of them would lose those answers unseen.
     @Test func anOutputPathBesideADatabaseIsRefused() throws {

@@ -17,6 +17,7 @@ import Testing
         (["--device", "iPad\nf00dbabe  release L, build 1, complete"], "--device holds a line break, a control character or a direction mark"),
         (["--tester", "Ana\u{1B}[2J"], "--tester holds a line break, a control character or a direction mark"),
         (["--os", "18.1\u{202E}"], "--os holds a line break, a control character or a direction mark"),
+        (["--release", "2.4\u{FFFD}"], "--release holds bytes that are not UTF-8 text"),
     ])
     func recordRefusesALabelThatWouldMisfileOrForgeALine(label: [String], message: String) throws {
         let folder = try TemporaryFolder()

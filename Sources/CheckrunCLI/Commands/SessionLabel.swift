@@ -26,6 +26,10 @@ enum SessionLabel {
         if !DisplayText.neutralised(value).unicodeScalars.elementsEqual(value.unicodeScalars) {
             return "holds a line break, a control character or a direction mark (\(DisplayText.preview(value, limit: 80))); a label is one line of plain text"
         }
+        if value.unicodeScalars.contains("\u{FFFD}") {
+            // What the shell passed was not UTF-8: the bytes were replaced on the way in.
+            return "holds bytes that are not UTF-8 text (shown as \(DisplayText.preview(value, limit: 80))); type the label again as text"
+        }
         if value.unicodeScalars.count > limit { return "is \(value.unicodeScalars.count) characters; a label holds at most \(limit)" }
         return nil
     }

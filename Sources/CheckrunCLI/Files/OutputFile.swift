@@ -16,8 +16,15 @@ enum OutputFile {
 
     /// Refuses an `--out` that cannot name a file before any work is done, so a long report
     /// or export never ends in "is a folder".
-    /// `example` is a file name the message offers (the command's usual output).
+    /// `example` is a file name the message offers (the command's usual output). A protocol
+    /// file is refused too: a report written over the file it was made from leaves every later
+    /// command without its protocol (`import` alone writes protocol files).
     static func check(_ path: String?, example: String) throws {
-        if let path { _ = try AtomicFile.checkedTarget(path, example: example) }
+        guard let path else { return }
+        let target = try AtomicFile.checkedTarget(path, example: example)
+        if let start = FileHandle(forReadingAtPath: target).map({ handle in defer { try? handle.close() }; return handle.readData(ofLength: 512) }),
+           String(decoding: start, as: UTF8.self).contains("protocol.schema.json") {
+            throw CommandFailure("\(path) is a protocol file; name another file for the output, e.g. \(example)", exitCode: 2)
+        }
     }
 }
