@@ -6,9 +6,10 @@ import CheckrunStore
 extension ReleaseReport {
     /// Each result answered against another version of its protocol, whose check differs from
     /// the current one, gets the check as it was answered, from the version the database keeps.
-    static func answeredChecks(of results: inout [ReportedResult], _ reference: CheckReference, _ store: ResultStore,
+    /// `current` is the hash of the reference's document as it is now.
+    static func answeredChecks(of results: inout [ReportedResult], _ reference: CheckReference, current: String, _ store: ResultStore,
                                versions: inout [String: ProtocolDocument?]) throws {
-        for index in results.indices where results[index].result.protocolHash != reference.document.contentHash {
+        for index in results.indices where results[index].result.protocolHash != current {
             let hash = results[index].result.protocolHash
             if versions[hash] == nil { versions[hash] = try store.protocolVersion(hash: hash) }
             guard let kept = versions[hash] ?? nil, let check = kept.checks.first(where: { $0.id == reference.check.id }), check != reference.check else { continue }

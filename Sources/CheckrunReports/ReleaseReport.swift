@@ -217,9 +217,12 @@ extension ReleaseReport {
 
         let library = try loadingLibrary()
         var versions: [String: ProtocolDocument?] = [:]
+        // One hash per protocol, not one per check: hashing a document is the costly part.
+        var hashes: [String: String] = [:]
+        for document in library.documents where hashes[document.id] == nil { hashes[document.id] = document.contentHash }
         let checks = try library.allChecks.map { reference -> CheckEntry in
             var results = byCheck[reference.name] ?? []
-            try answeredChecks(of: &results, reference, store, versions: &versions)
+            try answeredChecks(of: &results, reference, current: hashes[reference.document.id] ?? reference.document.contentHash, store, versions: &versions)
             return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.result.verdict)))
         }
         let known = Set(library.allChecks.map(\.name))
@@ -227,7 +230,7 @@ extension ReleaseReport {
         history.judge(directions: Comparison.directions(library))
         let removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
         let protocols = try library.documents.map { document -> ProtocolEntry in
-            let hash = document.contentHash
+            let hash = hashes[document.id] ?? document.contentHash
             let others = checks.filter { $0.reference.document.id == document.id }.flatMap(\.results).filter { $0.result.protocolHash != hash }
             return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash,
                                  resultsWithOtherHash: others.count, changedChecks: try changedChecks(document, others.map(\.result.protocolHash), store))

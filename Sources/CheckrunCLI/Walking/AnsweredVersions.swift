@@ -17,8 +17,11 @@ enum AnsweredVersions {
         var resumed: [CheckReference] = []
         var changed: [String] = []
         var unkept: [String] = []
+        // One hash per protocol, not one per check: hashing a document is the costly part.
+        var hashes: [String: String] = [:]
+        for reference in plan where hashes[reference.document.id] == nil { hashes[reference.document.id] = reference.document.contentHash }
         for reference in plan {
-            guard let result = latest[reference.name], result.protocolHash != reference.document.contentHash else {
+            guard let result = latest[reference.name], result.protocolHash != hashes[reference.document.id] else {
                 resumed.append(reference)
                 continue
             }
