@@ -140,7 +140,13 @@ package enum CheckrunCLI {
             }
             let context = CommandContext(arguments: parsed, environment: environment)
             defer { context.closeStores() }
-            return try command.run(context)
+            let status = try command.run(context)
+            // Read without SQLite's locks (a colleague's file): a write meanwhile voids the reading.
+            if context.storeChangedWhileRead {
+                fail("checkrun: error: \(context.databaseName) was written to while it was read (it is read as it stands, since you may not write it), so what was read may not be one consistent state; run the command again")
+                return 1
+            }
+            return status
         } catch let error as UsageError {
             let see = error.command.map { "\nSee 'checkrun \($0) --help'." } ?? ""
             fail("checkrun: error: \(error.message)\(see)")

@@ -38,6 +38,11 @@ package final class CommandContext {
         storesLock.withLock { openedStores.append(store) }
     }
 
+    /// Whether a store this command read as it stands was written to meanwhile.
+    var storeChangedWhileRead: Bool {
+        storesLock.withLock { openedStores.contains(where: \.changedWhileRead) }
+    }
+
     /// Closes every store the command opened, letting SQLite refresh its statistics: the
     /// process ends with `exit`, which runs no deinitialiser.
     func closeStores() {

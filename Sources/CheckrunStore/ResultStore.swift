@@ -85,6 +85,10 @@ package final class ResultStore {
         database.waitWhenBusy(seconds: seconds)
     }
 
+    /// Whether this store's file was read as it stands (a database this user may not write)
+    /// and written to by someone else meanwhile: what was read may not be one consistent state.
+    package var changedWhileRead: Bool { sqlite?.changedWhileReadAsItStands ?? false }
+
     /// Whether the database holds no session at all (a target a failed merge just created).
     package func holdsNoSession() throws -> Bool {
         try database.scalarInt("SELECT count(*) FROM sessions") == 0

@@ -221,3 +221,25 @@ extension StoreTests {
         #expect(inBuild.map(\.result.attempt) == [1, 3])
     }
 }
+
+/// A database this user may not write is read as it stands, without SQLite's locks: a write
+/// by its owner meanwhile is noticed, so no command claims a reading that may be torn.
+@Suite struct ReadAsItStandsTests {
+    @Test func aWriteWhileReadingAsItStandsIsNoticed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("ana.sqlite")
+        let owner = try ResultStore(path: path)
+        try owner.insert(Session(release: "2.4", build: "311", plan: ["x/y"]))
+        owner.close()
+        let reader = try DatabaseFile.inspect(path).openAsItStands()
+        defer { reader.close() }
+        #expect(reader.readAsItStands != nil && !reader.changedWhileReadAsItStands)
+        #expect(try reader.scalarInt("SELECT count(*) FROM sessions") == 1)
+        let writer = try ResultStore(path: path)
+        try writer.insert(Session(release: "2.4", build: "312", plan: ["x/y"]))
+        #expect(reader.changedWhileReadAsItStands, "the owner's write is noticed while the file is open")
+        writer.close()
+        #expect(reader.changedWhileReadAsItStands)
+    }
+}

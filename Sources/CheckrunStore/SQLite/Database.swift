@@ -20,6 +20,14 @@ package final class Database: StoreConnection {
     package let isReadOnly: Bool
     /// `path` is an SQLite URI (`file:…?mode=ro`): another connection must open it as one.
     let isURI: Bool
+    /// Set for a file read as it stands, without SQLite's locks (see `DatabaseFile.openReadOnly`).
+    var readAsItStands: FileStamp?
+
+    /// Whether a file read as it stands was written to since it was opened.
+    package var changedWhileReadAsItStands: Bool {
+        guard let stamp = readAsItStands else { return false }
+        return FileStamp(name) != stamp
+    }
     /// Opens (or creates) the file. Nothing is written to it here, so a file that turns out not
     /// to be a checkrun database is left exactly as it was. `uri` opens `path` as an SQLite URI
     /// (`file:…?mode=ro`), for reading another tester's file without writing beside it.

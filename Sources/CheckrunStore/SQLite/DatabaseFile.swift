@@ -116,8 +116,33 @@ struct DatabaseFile {
     private func openReadOnly() throws(StoreError) -> Database {
         let hasLog = access(path + "-wal", F_OK) == 0
         let uri = "file:" + Self.uriEscaped(path) + (hasLog ? "?mode=ro" : "?mode=ro&immutable=1")
-        return try Database(path: uri, create: false, readOnly: true, uri: true, name: path)
+        let database = try Database(path: uri, create: false, readOnly: true, uri: true, name: path)
+        if !hasLog { database.readAsItStands = FileStamp(path) }
+        return database
     }
+}
+
+/// What a file read as it stands looked like when it was opened. SQLite takes no lock on such
+/// a file: had its owner written to it meanwhile, what was read may not be one consistent state.
+struct FileStamp: Equatable {
+    var size: Int64
+    var modified: timespec
+    var hasLog: Bool
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+        hasLog = access(path + "-wal", F_OK) == 0
+    }
+
+    static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec && a.hasLog == b.hasLog
+    }
+}
+
+extension DatabaseFile {
 
     /// Percent-escapes what an SQLite URI path cannot hold literally.
     private static func uriEscaped(_ path: String) -> String {
