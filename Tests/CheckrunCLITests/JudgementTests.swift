@@ -82,10 +82,13 @@ import Testing
                                    "--notes", "VoiceOver reads the row as one element"], in: folder)
         #expect(failed.status == 0, "\(failed.stderr)")
         let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "over-grouped-control/voiceover", "--reason", "more detail"]
-        for correction in [["--seconds", "40"], ["--notes", "VoiceOver reads the row as one element, twice"], ["--expected", "1=pass"]] {
+        for correction in [["--seconds", "40"], ["--notes", "VoiceOver reads the row as one element, twice"], ["--expected", "1=pass"],
+                           ["--expected", "1=fail"], ["--expected", "1=pass"]] {
             let amended = try checkrun(amend + correction, in: folder)
             #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(correction): \(amended.stdout)\(amended.stderr)")
         }
+        let told = try checkrun(amend + ["--expected", "2=pass"], in: folder)
+        #expect(told.stdout.contains("the verdict stays fail until it is given: --verdict pass"), "\(told.stdout)")
         let report = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
         #expect(report.status == 3 && report.stdout.contains("1 failed"), "\(report.stdout)")
         let changed = try checkrun(amend + ["--verdict", "pass", "--notes", "", "--expected", "1=pass", "--expected", "2=pass"], in: folder)
@@ -150,7 +153,7 @@ import Testing
             let recorded = try Checkrun.run(["record"] + base + ["--os", os, "--expected", "1=pass", "--expected", "2=fail", "--count", "hits=10", "--notes", "Delete fired"], in: folder.path)
             #expect(recorded.status == 0, "\(recorded.stderr)")
         }
-        let amended = try Checkrun.run(["amend"] + base + ["--os", "18.1", "--expected", "2=pass", "--reason", "retested on 18.1"], in: folder.path)
+        let amended = try Checkrun.run(["amend"] + base + ["--os", "18.1", "--verdict", "pass", "--expected", "2=pass", "--reason", "retested on 18.1"], in: folder.path)
         #expect(amended.status == 0, "\(amended.stderr)")
         let store = try ResultStore(path: folder.path("checkrun.sqlite"))
         let on181 = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: "18.1").first)

@@ -64,6 +64,30 @@ import Testing
         #expect(junit.stdout.contains("expected 2 failed: \(Self.second) (audit flags 3 issues)"), "\(junit.stdout)")
     }
 
+    /// `amend --expected N` numbers outcomes as the result was answered, and says so.
+    @Test func amendNumbersOutcomesAsTheResultWasAnswered() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        let recorded = try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", Self.check, "--expected", "1=fail", "--expected", "2=pass",
+                                         "--notes", "frame 30pt"], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        try Self.reverseOutcomes(in: folder)
+        let amended = try Checkrun.run(["amend", "--release", "1", "--build", "1", "--check", Self.check, "--expected", "2=na", "--reason", "audit not run"],
+                                       in: folder.path)
+        #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
+        #expect(amended.stdout.contains("expected outcomes are numbered as they were then (1. \(Self.first); 2. \(Self.second))"), "\(amended.stdout)")
+        let report = try Checkrun.run(["report", "--release", "1"], in: folder.path)
+        #expect(report.stdout.contains("- Expected 1, \(Self.first): fail"), "\(report.stdout)")
+        #expect(report.stdout.contains("- Expected 2, \(Self.second): not applicable"), "\(report.stdout)")
+        // With no version kept, outcomes cannot be corrected by number.
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("DELETE FROM protocol_versions")
+        raw.close()
+        let refused = try Checkrun.run(["amend", "--release", "1", "--build", "1", "--check", Self.check, "--expected", "1=pass", "--reason", "x"], in: folder.path)
+        #expect(refused.status == 1 && refused.stderr.contains("may be numbered otherwise now"), "\(refused.stderr)")
+    }
+
     @Test func aCheckAnsweredAgainstAVersionNotKeptIsLeftOutNotMatchedByPosition() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

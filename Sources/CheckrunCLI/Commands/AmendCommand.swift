@@ -50,7 +50,7 @@ struct AmendCommand: CheckrunCommand {
         defer { prepared.forEach { $0.close() } }
         // Read, change and write inside one write transaction: two amends at once each see the
         // other's change, so neither is lost.
-        let result = try store.batch { () throws -> CheckResult in
+        let (result, reference) = try store.batch { () throws -> (CheckResult, CheckReference) in
             let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value(.device),
                                                   osVersion: arguments.value(.os))
             guard var result = matches.first else {
@@ -63,9 +63,11 @@ struct AmendCommand: CheckrunCommand {
                 let named = devices.sorted().map { $0.isEmpty ? "no device named (--device \"\")" : "\"\(DisplayText.neutralised($0))\"" }
                 throw UsageError("\(name) has results on several devices: \(named.joined(separator: ", ")); choose one with --device", command: "amend")
             }
-            guard let reference = library.check(named: name) else {
+            guard let current = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
+            let reference = try answered(current, result, store,
+                                         correctsOutcomes: !arguments.all(.expected).isEmpty || !arguments.all(.count).isEmpty)
             result = try corrected(result, by: arguments, reference: reference, reason: reason, changesEvidence: !requests.isEmpty || !withdrawals.isEmpty,
                                    at: context.now())
             // Every name is resolved against the list as it was, then removed from the end, so
@@ -75,10 +77,31 @@ struct AmendCommand: CheckrunCommand {
             for (request, file) in zip(requests, prepared) { result.attachments.append(try AttachmentOptions.attach(file, request, to: store, at: context.now())) }
             result.updatedAt = context.now()
             try store.amend(result, reason: reason, at: result.updatedAt)
-            return result
+            return (result, reference)
         }
         context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")
+        if let current = library.check(named: name), current.check != reference.check {
+            let numbered = reference.check.expected.enumerated().map { "\($0.offset + 1). \($0.element.text)" }.joined(separator: "; ")
+            context.print("Its check has changed since it was answered: expected outcomes are numbered as they were then (\(DisplayText.neutralised(numbered))).")
+        }
+        if result.verdict == .fail && result.derivedVerdict(against: reference.check) == .pass {
+            context.print("No expected outcome or count fails now; the verdict stays fail until it is given: --verdict pass.")
+        }
         return 0
+    }
+
+    /// The check as `result` was answered: answers to expected outcomes are kept by position,
+    /// so `--expected N` means what N meant then. When the protocol has changed since, that is
+    /// the version the database keeps; with none kept, outcomes and counts cannot be corrected.
+    private static func answered(_ current: CheckReference, _ result: CheckResult, _ store: ResultStore, correctsOutcomes: Bool) throws -> CheckReference {
+        guard result.protocolHash != current.document.contentHash else { return current }
+        if let kept = try store.protocolVersion(hash: result.protocolHash), let check = kept.checks.first(where: { $0.id == current.check.id }) {
+            return CheckReference(document: kept, check: check)
+        }
+        guard !correctsOutcomes else {
+            throw CommandFailure("\(current.name) was answered against a version of its protocol that the database does not keep, so its expected outcomes may be numbered otherwise now; correct it with --verdict and --notes only, or walk the check again in a new session")
+        }
+        return current
     }
 
     /// The result with the corrections the options give; refuses a call that corrects nothing.
@@ -111,11 +134,10 @@ struct AmendCommand: CheckrunCommand {
         if let given {
             result.verdict = given
             result.blockedReason = given == .blocked ? reason : nil
-        } else if !outcomes.isEmpty || !counts.isEmpty, original.verdict == .pass || original.verdict == .fail,
-                  original.verdict == original.derivedVerdict(against: check) {
-            // A changed outcome or count changes the verdict it added up to. A verdict the
-            // outcomes did not give (a failure the notes explain, no outcome failing) was the
-            // tester's own judgement: only `--verdict` changes it.
+        } else if !outcomes.isEmpty || !counts.isEmpty, original.verdict == .pass {
+            // A pass that an outcome or count now fails is a failure. A failure is never turned
+            // into a pass without `--verdict pass`: it may be the tester's own judgement, which
+            // the notes explain and no outcome shows, and no correction of outcomes can tell.
             result.verdict = result.derivedVerdict(against: check)
         }
         guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value(.seconds) != nil || arguments.value(.notes) != nil || changesEvidence else {
