@@ -14,6 +14,9 @@ import Testing
         ("\"verdict\": \"na\"", "\"verdict\": \"maybe\"", "an expected outcome's answer's verdict is \"maybe\", which checkrun never writes"),
         ("\"kind\": \"typed\"", "\"kind\": \"lap\"", "a stopwatch event's kind is \"lap\", which checkrun never writes"),
         ("\"notes\": \"Delete fired\"", "\"notes\": 7", "the result's notes is 7, which checkrun never writes"),
+        ("\"tally\": 0,", "\"tally\": -1,", "the result's tally is -1, which checkrun never writes"),
+        ("\"typedSeconds\": 12,", "\"typedSeconds\": -12,", "a stopwatch event's typedSeconds is -12, which checkrun never writes"),
+
     ]
 
     @Test(arguments: forgeries)
@@ -33,6 +36,19 @@ import Testing
         #expect(merged.stderr.contains("record 1 holds a result checkrun could not have written: \(forgery.named)"), "\(merged.stderr)")
         #expect(merged.stderr.contains("nothing was merged") && !merged.stderr.contains("SQL"), "\(merged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")), "nothing was written")
+    }
+
+    /// A result of a check its session never planned: merge refuses it before writing.
+    @Test func mergeRefusesAResultOfACheckNotInItsSessionsPlan() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "fail",
+                                         "--notes", "Delete fired", "--db", "ana.sqlite", "--protocols", Repository.path("protocols")], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        try Self.forge(folder.path("ana.sqlite"), replacing: "\"check\": \"tiny-target/touch-one-hand\"", with: "\"check\": \"tiny-target/accessibility-inspector\"")
+        let merged = try Checkrun.run(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder.path)
+        #expect(merged.status == 1 && merged.stderr.contains("holds a result of tiny-target/accessibility-inspector, which is not in the session's plan"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
     }
 
     /// Replaces text in the first record's payload and recomputes its hash: the chain holds.

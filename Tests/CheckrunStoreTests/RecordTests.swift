@@ -176,7 +176,7 @@ import Testing
         var other = try Fixture(engine, name: "other.sqlite")
         defer { other.remove() }
         try other.store.insert(session)
-        var result = CheckResult(sessionID: session.id, check: "p/other", protocolHash: "h", attempt: 1, outcomeCount: 1)
+        var result = CheckResult(sessionID: session.id, check: session.plan.first ?? "p/other", protocolHash: "h", attempt: 1, outcomeCount: 1)
         result.verdict = .pass
         try other.store.save(result)
         other.sessions = [session]

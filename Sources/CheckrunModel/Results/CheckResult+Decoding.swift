@@ -23,7 +23,9 @@ extension CheckResult {
     package static func decode(payload text: String, sessionID: UUID) throws(PayloadProblem) -> CheckResult {
         guard let root = try? JSONParser.parse(text) else { throw PayloadProblem("it is not JSON") }
         let fields = try PayloadFields(root, "the result")
-        let id = try fields.required("id") { $0.stringValue.flatMap(UUID.init(uuidString:)) }
+        // Written in lower case: another spelling of the same id is not checkrun's (the chain
+        // check reads the id as written, and would call the record another result's).
+        let id = try fields.required("id") { node in node.stringValue.flatMap { text in UUID(uuidString: text).flatMap { $0.lowercasedText == text ? $0 : nil } } }
         let attempt = try fields.required("attempt") { node in node.intValue.flatMap { $0 >= 1 ? $0 : nil } }
         let startedAt = try fields.required("startedAt", date)
         var result = CheckResult(id: id, sessionID: sessionID, check: try fields.required("check", \.stringValue),
@@ -31,7 +33,7 @@ extension CheckResult {
                                  startedAt: startedAt)
         result.verdict = try fields.optional("verdict") { $0.stringValue.flatMap(Verdict.init(rawValue:)) }
         result.blockedReason = try fields.optional("blockedReason", \.stringValue)
-        result.tally = try fields.optional("tally", \.intValue) ?? 0
+        result.tally = try fields.optional("tally", nonNegative) ?? 0
         result.notes = try fields.optional("notes", \.stringValue)
         result.notesAnsweredAt = try fields.optional("notesAnsweredAt", date)
         result.updatedAt = try fields.optional("updatedAt", date) ?? startedAt
@@ -54,6 +56,16 @@ extension CheckResult {
         return events
     }
 
+    /// A count (a tally, a counter, an outcome's value): never below zero.
+    private static func nonNegative(_ node: JSONNode) -> Int? {
+        node.intValue.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// Seconds of a timing: finite, from zero to a day (the most a typed time may be).
+    private static func seconds(_ node: JSONNode) -> Double? {
+        node.doubleValue.flatMap { $0.isFinite && $0 >= 0 && $0 <= 86_400 ? $0 : nil }
+    }
+
     private static func date(_ node: JSONNode) -> Date? {
         node.doubleValue.map(Date.init(timeIntervalSince1970:))
     }
@@ -61,7 +73,7 @@ extension CheckResult {
     private static func decodeOutcome(_ item: JSONNode) throws(PayloadProblem) -> OutcomeAnswer {
         let fields = try PayloadFields(item, "an expected outcome's answer")
         return OutcomeAnswer(try fields.required("verdict") { $0.stringValue.flatMap(OutcomeVerdict.init(rawValue:)) },
-                             value: try fields.optional("value", \.intValue), note: try fields.optional("note", \.stringValue),
+                             value: try fields.optional("value", nonNegative), note: try fields.optional("note", \.stringValue),
                              answeredAt: try fields.optional("answeredAt", date) ?? Date(timeIntervalSince1970: 0))
     }
 
@@ -71,7 +83,7 @@ extension CheckResult {
         var counters: [String: CounterValue] = [:]
         for member in members {
             let counter = try PayloadFields(member.value, "the counter \(member.key)")
-            counters[member.key] = CounterValue(try counter.required("value", \.intValue),
+            counters[member.key] = CounterValue(try counter.required("value", nonNegative),
                                                 answeredAt: try counter.optional("answeredAt", date) ?? Date(timeIntervalSince1970: 0))
         }
         return counters
@@ -80,7 +92,8 @@ extension CheckResult {
     private static func decodeEvent(_ item: JSONNode) throws(PayloadProblem) -> StopwatchEvent {
         let fields = try PayloadFields(item, "a stopwatch event")
         return StopwatchEvent(try fields.required("kind") { $0.stringValue.flatMap(StopwatchEvent.Kind.init(rawValue:)) },
-                              at: try fields.optional("at", \.doubleValue) ?? 0, typedSeconds: try fields.optional("typedSeconds", \.doubleValue),
+                              at: try fields.optional("at") { node in node.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } } ?? 0,
+                              typedSeconds: try fields.optional("typedSeconds", seconds),
                               recordedAt: try fields.optional("recordedAt", date) ?? Date(timeIntervalSince1970: 0))
     }
 

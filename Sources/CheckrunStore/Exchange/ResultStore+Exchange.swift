@@ -159,6 +159,9 @@ extension ResultStore {
             do { result = try CheckResult.decode(payload: record.payload, sessionID: session.id) } catch {
                 throw refuse("record \(record.sequence) holds a result checkrun could not have written: \(error)")
             }
+            guard session.plan.contains(result.check) else {
+                throw refuse("record \(record.sequence) holds a result of \(DisplayText.preview(result.check, limit: 80)), which is not in the session's plan; checkrun never records one")
+            }
             guard result.id == record.resultID else {
                 throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
             }
