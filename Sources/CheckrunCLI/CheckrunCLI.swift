@@ -140,13 +140,15 @@ package enum CheckrunCLI {
             }
             let context = CommandContext(arguments: parsed, environment: environment)
             defer { context.closeStores() }
-            let status = try command.run(context)
-            // Read without SQLite's locks (a colleague's file): a write meanwhile voids the reading.
-            if context.storeChangedWhileRead {
-                fail("checkrun: error: \(context.databaseName) was written to while it was read (it is read as it stands, since you may not write it), so what was read may not be one consistent state; run the command again")
-                return 1
+            do {
+                let status = try command.run(context)
+                try context.requireReadingUnchanged()
+                return status
+            } catch where context.storeChangedWhileRead {
+                // A reading without SQLite's locks that met its owner's write: the error (a page
+                // found "damaged", say) is that write's, not the file's.
+                throw CommandFailure(CommandContext.changedWhileRead(context.databaseName))
             }
-            return status
         } catch let error as UsageError {
             let see = error.command.map { "\nSee 'checkrun \($0) --help'." } ?? ""
             fail("checkrun: error: \(error.message)\(see)")

@@ -43,6 +43,16 @@ package final class CommandContext {
         storesLock.withLock { openedStores.contains(where: \.changedWhileRead) }
     }
 
+    /// Refuses to stand by a reading, without SQLite's locks, of a file its owner wrote to
+    /// meanwhile: called before a command states its finding, and when it ends.
+    func requireReadingUnchanged() throws {
+        if storeChangedWhileRead { throw CommandFailure(Self.changedWhileRead(databaseName)) }
+    }
+
+    static func changedWhileRead(_ name: String) -> String {
+        "\(name) was written to while it was read (it is read as it stands, since you may not write it), so what was read may not be one consistent state; nothing is claimed of it. Run the command again"
+    }
+
     /// Closes every store the command opened, letting SQLite refresh its statistics: the
     /// process ends with `exit`, which runs no deinitialiser.
     func closeStores() {

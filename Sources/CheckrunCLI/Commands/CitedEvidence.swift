@@ -27,6 +27,7 @@ enum CitedEvidence {
                       shown: [VerificationProblem] = []) throws -> [String]? {
         var report: VerificationReport
         do { report = try work.value.get() } catch { throw CommandFailure(error.message) }
+        try context.requireReadingUnchanged()
         for problem in shown where !report.problems.contains(problem) { report.problems.append(problem) }
         report.problems.sort(by: VerificationProblem.listed)
         guard !report.isClean else { return nil }

@@ -31,6 +31,7 @@ struct VerifyCommand: CheckrunCommand {
             if clock.due() { context.printError("Verified about \(count) records…") }
         }
         if let pins { report.problems += try store.problems(against: pins.chains) }
+        try context.requireReadingUnchanged()
         for problem in report.fileProblems { context.print(problem) }
         for problem in report.problems { context.print(problem.description) }
         var counts = "\(report.records) record\(report.records == 1 ? "" : "s") in \(report.sessions) session\(report.sessions == 1 ? "" : "s")"
