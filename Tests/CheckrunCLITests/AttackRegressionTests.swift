@@ -45,6 +45,11 @@ import Testing
             #expect(result.status == 2 && result.stderr.contains("is a protocol file; name another file for the output"), "\(command): \(result.stderr)")
         }
         #expect(FileManager.default.contents(atPath: folder.path("protocols/tiny-target.json")) == before)
+        // Without its $schema line it is still a protocol file of the folder in use.
+        let bare = try String(contentsOfFile: folder.path("protocols/tiny-target.json"), encoding: .utf8).split(separator: "\n").filter { !$0.contains("$schema") }.joined(separator: "\n")
+        try bare.write(toFile: folder.path("protocols/tiny-target.json"), atomically: true, encoding: .utf8)
+        let result = try Checkrun.run(["report", "--release", "2.4", "--db", "a.sqlite", "--out", "protocols/tiny-target.json"], in: folder.path)
+        #expect(result.status == 2 && result.stderr.contains("is a protocol file"), "\(result.stderr)")
     }
 
     /// The files SQLite keeps beside a database hold answers not yet written into it (a walk's,

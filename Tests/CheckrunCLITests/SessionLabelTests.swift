@@ -18,6 +18,9 @@ import Testing
         (["--tester", "Ana\u{1B}[2J"], "--tester holds a line break, a control character or a direction mark"),
         (["--os", "18.1\u{202E}"], "--os holds a line break, a control character or a direction mark"),
         (["--release", "2.4\u{FFFD}"], "--release holds bytes that are not UTF-8 text"),
+        (["--release", "2.4\u{FEFF}"], "--release holds an invisible character (U+FEFF)"),
+        (["--device", "iPad\u{200E}"], "--device holds an invisible character (U+200E)"),
+        (["--build", "3\u{AD}11"], "--build holds an invisible character (U+AD)"),
     ])
     func recordRefusesALabelThatWouldMisfileOrForgeALine(label: [String], message: String) throws {
         let folder = try TemporaryFolder()
@@ -29,6 +32,29 @@ import Testing
         #expect(recorded.stderr.contains(message), "\(recorded.stderr)")
         #expect(!recorded.stderr.contains("\u{1B}") && !recorded.stderr.contains("\nf00dbabe"), "the refusal itself shows the label neutralised")
         #expect(!FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")), "nothing was stored")
+    }
+
+    /// Scripts and emoji that need joiners are labels like any other.
+    @Test func labelsInAnyScriptAreTaken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for device in ["iPhone 15 Pro Max", "آیفون\u{200C}ها", "👩\u{200D}💻 iPad", "Ελληνικά"] {
+            let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                             "--device", device, "--protocols", protocols], in: folder.path)
+            #expect(recorded.status == 0, "\(device): \(recorded.stderr)")
+        }
+    }
+
+    /// The tester taken from $USER when none is named is taken only when it can be a label.
+    @Test func anUnfitUserNameIsNotStored() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                         "--protocols", protocols], in: folder.path, environment: ["USER": "ana \u{1B}]0;x\u{07}\nFAKE"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        defer { store.close() }
+        #expect(try store.sessionSummaries().first?.session.tester == "")
     }
 
     @Test func runRefusesALabelWithASpaceAtItsEnd() throws {

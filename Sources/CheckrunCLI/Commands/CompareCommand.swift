@@ -36,7 +36,7 @@ struct CompareCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        try OutputFile.check(context.arguments.value(.out), example: "compare.md")
+        try OutputFile.check(context.arguments.value(.out), example: "compare.md", protocolFolder: context.protocolsDirectory)
         let arguments = context.arguments
         let format = try ResultOptions.format(arguments.value(.format), default: ComparisonFormat.text, command: "compare")
         var threshold = 20.0

@@ -18,7 +18,7 @@ struct ExportCommand: CheckrunCommand {
         guard let out = context.arguments.value(.out) else {
             throw UsageError("missing --out FILE: where to write the export, e.g. --out results.json", command: "export")
         }
-        try OutputFile.check(out, example: "export.json")
+        try OutputFile.check(out, example: "export.json", protocolFolder: context.protocolsDirectory)
         let store = try context.openStore(.readOnly)
         let release = context.arguments.value(.release)
         if let release {

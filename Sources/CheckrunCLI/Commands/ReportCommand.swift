@@ -36,7 +36,7 @@ struct ReportCommand: CheckrunCommand {
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
-        try OutputFile.check(context.arguments.value(.out), example: "report.md")
+        try OutputFile.check(context.arguments.value(.out), example: "report.md", protocolFolder: context.protocolsDirectory)
         try checkAttachmentFolder(context.arguments.value(.attachments), out: context.arguments.value(.out))
         guard let release = context.arguments.value(.release) else {
             throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")

@@ -46,7 +46,7 @@ struct RunCommand: CheckrunCommand {
         // At a terminal, the device and the tester are asked for when not given, offering the
         // last ones this database saw: a session of "unnamed" devices helps no report.
         let device = try asked(.device, "Device", offering: try store.lastUsed(.device), context)
-        let tester = try asked(.tester, "Tester", offering: try store.lastUsed(.tester) ?? nonEmpty(context.environment["USER"]), context)
+        let tester = try asked(.tester, "Tester", offering: try store.lastUsed(.tester) ?? SessionLabel.user(context.environment), context)
         if let earlier = try store.unfinishedSession(release: release, build: build, device: device),
            try offerToResume(earlier, context) {
             return try ResumeCommand.resume(earlier.session, store: store, context)
@@ -88,15 +88,11 @@ struct RunCommand: CheckrunCommand {
         }
     }
 
-    private static func nonEmpty(_ text: String?) -> String? {
-        text.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     /// The option's value; at a terminal, asked for when not given (Enter takes the one
     /// offered); piped, the one offered (the tester: $USER), else none.
     private static func asked(_ option: OptionName, _ label: String, offering offered: String?, _ context: CommandContext) throws -> String {
         if let value = context.arguments.value(option) { return try SessionLabel.checked(value, option, required: false, command: "run") }
-        guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? nonEmpty(context.environment["USER"]) ?? "" : "" }
+        guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? SessionLabel.user(context.environment) ?? "" : "" }
         while true {
             context.prompt(offered.map { "\(label) (Enter for \(DisplayText.neutralised($0))): " } ?? "\(label): ")
             guard let line = Swift.readLine(strippingNewline: true) else { throw CommandFailure("no \(label.lowercased()) given; nothing was started") }

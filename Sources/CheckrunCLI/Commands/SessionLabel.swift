@@ -16,6 +16,20 @@ enum SessionLabel {
         throw UsageError("--\(option.rawValue) \(problem)", command: command)
     }
 
+    /// A format character (a byte order mark, a soft hyphen, a word joiner, a direction mark, a
+    /// tag) or a combining grapheme joiner: invisible in every listing. The zero-width joiner
+    /// and non-joiner stay: emoji sequences and several scripts need them.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value == 0x200C || scalar.value == 0x200D { return false }
+        return scalar.properties.generalCategory == .format || scalar.value == 0x034F
+    }
+
+    /// `$USER`, the tester when none is named, when it can be a label (else no tester is named).
+    static func user(_ environment: [String: String]) -> String? {
+        guard let user = environment["USER"], !user.isEmpty, problem(user, required: false) == nil else { return nil }
+        return user
+    }
+
     /// What is wrong with `value` as a label, as the end of a sentence naming it; nil when nothing is.
     static func problem(_ value: String, required: Bool) -> String? {
         if value.isEmpty { return required ? "is empty; results are filed under it, so name it (e.g. 2.4)" : nil }
@@ -25,6 +39,10 @@ enum SessionLabel {
         }
         if !DisplayText.neutralised(value).unicodeScalars.elementsEqual(value.unicodeScalars) {
             return "holds a line break, a control character or a direction mark (\(DisplayText.preview(value, limit: 80))); a label is one line of plain text"
+        }
+        if let hidden = value.unicodeScalars.first(where: isInvisible) {
+            // "2.4" with a byte order mark looks like 2.4 everywhere, yet files results apart.
+            return "holds an invisible character (U+\(String(hidden.value, radix: 16, uppercase: true))), which would file results apart from the same label without it; type the label again"
         }
         if value.unicodeScalars.contains("\u{FFFD}") {
             // What the shell passed was not UTF-8: the bytes were replaced on the way in.

@@ -19,11 +19,13 @@ enum OutputFile {
     /// `example` is a file name the message offers (the command's usual output). A protocol
     /// file is refused too: a report written over the file it was made from leaves every later
     /// command without its protocol (`import` alone writes protocol files).
-    static func check(_ path: String?, example: String) throws {
+    static func check(_ path: String?, example: String, protocolFolder: String) throws {
         guard let path else { return }
         let target = try AtomicFile.checkedTarget(path, example: example)
-        if let start = FileHandle(forReadingAtPath: target).map({ handle in defer { try? handle.close() }; return handle.readData(ofLength: 512) }),
-           String(decoding: start, as: UTF8.self).contains("protocol.schema.json") {
+        let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        let inProtocolFolder = target.hasSuffix(".json") && resolved((target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent) == resolved(protocolFolder)
+        let start = FileHandle(forReadingAtPath: target).map { handle in defer { try? handle.close() }; return handle.readData(ofLength: 512) }
+        if inProtocolFolder || start.map({ String(decoding: $0, as: UTF8.self).contains("protocol.schema.json") }) == true {
             throw CommandFailure("\(path) is a protocol file; name another file for the output, e.g. \(example)", exitCode: 2)
         }
     }
