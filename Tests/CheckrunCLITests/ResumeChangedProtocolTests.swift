@@ -88,6 +88,23 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("may be numbered otherwise now"), "\(refused.stderr)")
     }
 
+    /// A check renamed in the folder since it was answered goes on from the kept text: its
+    /// answers are not stranded and the session is not called complete without it.
+    @Test func aCheckRenamedSinceItWasAnsweredGoesOnFromTheKeptText() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        _ = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check, "--check", "tiny-target/voice-control-show-numbers"],
+                             in: folder.path, input: "t 10\nf frame 30pt\nq\n")
+        let path = folder.path("protocols/tiny-target.json")
+        try (try String(contentsOfFile: path, encoding: .utf8)).replacingOccurrences(of: "\"id\": \"accessibility-inspector\"", with: "\"id\": \"inspector\"")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let resumed = try Checkrun.run(["resume"], in: folder.path, input: "p\nlooked\n")
+        #expect(resumed.stderr.contains("no longer in protocols, and go on with the text they were answered against"), "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("Answered before: expected 1, fail, note: frame 30pt."), "\(resumed.stdout)")
+        #expect(!resumed.stdout.contains("complete"), "not complete with a check left: \(resumed.stdout)")
+    }
+
     @Test func aCheckAnsweredAgainstAVersionNotKeptIsLeftOutNotMatchedByPosition() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -36,10 +36,23 @@ struct ResumeCommand: CheckrunCommand {
     /// left unfinished).
     static func resume(_ session: Session, store: ResultStore, _ context: CommandContext) throws -> Int32 {
         let library = try context.loadProtocols(orStoredIn: store)
+        let (results, seen) = try store.resumeState(inSession: session.id)
         var plan: [CheckReference] = []
         var missing: [String] = []
+        var kept: [String] = []
         for name in session.plan {
-            if let reference = library.check(named: name) { plan.append(reference) } else { missing.append(name) }
+            if let reference = library.check(named: name) {
+                plan.append(reference)
+            } else if let reference = try AnsweredVersions.kept(name, results: results, store: store) {
+                // Renamed or removed since it was answered: its answers go on with the text kept.
+                plan.append(reference)
+                kept.append(name)
+            } else {
+                missing.append(name)
+            }
+        }
+        if !kept.isEmpty {
+            context.warn("these checks of the session are no longer in \(library.directory), and go on with the text they were answered against, kept in \(context.databaseName): \(kept.map { DisplayText.neutralised($0) }.joined(separator: ", "))")
         }
         if plan.isEmpty && !session.plan.isEmpty {
             throw CommandFailure("none of the checks of session \(session.shortID) is in \(library.directory); name the protocol folder it was walked with, with --protocols DIR")
@@ -48,7 +61,6 @@ struct ResumeCommand: CheckrunCommand {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
         try store.keep(RunCommand.uniqueDocuments(plan))
-        let (results, seen) = try store.resumeState(inSession: session.id)
         plan = try AnsweredVersions.plan(plan, results: results, store: store, context: context)
         if plan.isEmpty && !session.plan.isEmpty {
             throw CommandFailure("no check of session \(session.shortID) can be walked on (see the warning above)")

@@ -42,6 +42,16 @@ enum AnsweredVersions {
         return resumed
     }
 
+    /// A check of the plan the protocol folder no longer has (renamed or removed), as its
+    /// latest result was answered, from the version the database keeps; nil without one.
+    static func kept(_ name: String, results: [CheckResult], store: ResultStore) throws -> CheckReference? {
+        guard let result = results.filter({ $0.check == name }).max(by: { $0.attempt < $1.attempt }),
+              let document = try store.protocolVersion(hash: result.protocolHash) else { return nil }
+        let id = name.split(separator: "/", maxSplits: 1).last.map(String.init) ?? name
+        guard name.hasPrefix(document.id + "/"), let check = document.checks.first(where: { $0.id == id }) else { return nil }
+        return CheckReference(document: document, check: check)
+    }
+
     private static func listed(_ names: [String]) -> String {
         names.map { DisplayText.neutralised($0) }.joined(separator: ", ")
     }
