@@ -12,7 +12,11 @@ extension ReleaseReport {
         for index in results.indices where results[index].result.protocolHash != current {
             let hash = results[index].result.protocolHash
             if versions[hash] == nil { versions[hash] = try store.protocolVersion(hash: hash) }
-            guard let kept = versions[hash] ?? nil, let check = kept.checks.first(where: { $0.id == reference.check.id }), check != reference.check else { continue }
+            guard let kept = versions[hash] ?? nil else {
+                results[index].answeredUnkeptVersion = true
+                continue
+            }
+            guard let check = kept.checks.first(where: { $0.id == reference.check.id }), check != reference.check else { continue }
             results[index].answeredCheck = check
         }
     }

@@ -18,6 +18,9 @@ package struct ReportedResult: Sendable, Equatable {
     /// expected outcomes are kept by position, so they read against the text they were given to.
     /// Nil when the current text is that text (or the database keeps no other).
     package var answeredCheck: Check?
+    /// Answered against another version of its protocol that the database does not keep: the
+    /// current text is shown, and may not be the text the answers were given to.
+    package var answeredUnkeptVersion = false
 
     package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
                 amendments: Int = 0, amendReason: String? = nil) {

@@ -191,7 +191,7 @@ enum HTMLReport {
         for reported in results {
             let result = reported.result
             let check = reported.answeredCheck ?? check
-            let earlier = reported.answeredCheck == nil ? "" : "<li>\(h(ReportPhrases.answeredEarlierVersion))</li>"
+            let earlier = ReportPhrases.answeredVersion(reported).map { "<li>\(h($0))</li>" } ?? ""
             let outcomes = earlier + result.outcomes.enumerated().map { index, answer -> String in
                 let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
                 return "<li>\(h(expected?.text ?? "outcome \(index + 1)")): \(h(ReportPhrases.outcome(answer, expected)))</li>"

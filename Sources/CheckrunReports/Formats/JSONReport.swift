@@ -118,7 +118,7 @@ enum JSONReport {
                 ]))
             })),
             ("protocolHash", .string(result.protocolHash)),
-            ("answeredEarlierVersion", .bool(reported.answeredCheck != nil)),
+            ("answeredEarlierVersion", .bool(reported.answeredCheck != nil || reported.answeredUnkeptVersion)),
             ("updatedAt", .string(ReportPhrases.timestamp(result.updatedAt))),
         ])
     }

@@ -157,7 +157,7 @@ enum MarkdownReport {
             "- Active time: \(ReportPhrases.time(result.activeSeconds))\(check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? "")",
             "- Counters: \(e(ReportPhrases.counters(result, check)))",
         ]
-        if reported.answeredCheck != nil { lines.append("- \(e(ReportPhrases.answeredEarlierVersion))") }
+        if let answered = ReportPhrases.answeredVersion(reported) { lines.append("- \(e(answered))") }
         for (index, answer) in result.outcomes.enumerated() {
             let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
             lines.append("- Expected \(index + 1), \(e(expected?.text ?? "outcome \(index + 1)")): \(e(ReportPhrases.outcome(answer, expected)))")

@@ -54,6 +54,14 @@ enum ReportPhrases {
     /// Said of a result whose check has changed since it was answered (`answeredCheck`).
     static let answeredEarlierVersion = "Answered against an earlier version of this check: its expected outcomes read as they did then."
 
+    /// Said of a result answered against a version of its protocol the database does not keep.
+    static let answeredUnkeptVersion = "Answered against another version of this protocol, which the database does not keep: the expected outcomes read as they do now, and may have read otherwise then."
+
+    /// What a result's answers were given against, when that is not the text shown by default.
+    static func answeredVersion(_ reported: ReportedResult) -> String? {
+        reported.answeredCheck != nil ? answeredEarlierVersion : reported.answeredUnkeptVersion ? answeredUnkeptVersion : nil
+    }
+
     static func outcome(_ answer: OutcomeAnswer?, _ expected: ExpectedOutcome?) -> String {
         guard let answer else { return "not answered" }
         var text = answer.verdict.spoken
