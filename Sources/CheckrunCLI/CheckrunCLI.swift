@@ -93,6 +93,20 @@ package enum CheckrunCLI {
         exit(code)
     }
 
+    /// Runs a command, closing every store it opened when it ends.
+    private static func run(_ command: any CheckrunCommand.Type, _ context: CommandContext) throws -> Int32 {
+        defer { context.closeStores() }
+        do {
+            let status = try command.run(context)
+            try context.requireReadingUnchanged()
+            return status
+        } catch where context.storeChangedWhileRead {
+            // A reading without SQLite's locks that met its owner's write: the error (a page
+            // found "damaged", say) is that write's, not the file's.
+            throw CommandFailure(CommandContext.changedWhileRead(context.databaseName))
+        }
+    }
+
     package static func run(_ given: [String], environment: [String: String]) -> Int32 {
         let arguments = placingGlobalOptionsAfterTheCommand(given)
         let stderr = FileHandle.standardError
@@ -138,17 +152,7 @@ package enum CheckrunCLI {
                 print(HelpRenderer.help(for: command.definition))
                 return 0
             }
-            let context = CommandContext(arguments: parsed, environment: environment)
-            defer { context.closeStores() }
-            do {
-                let status = try command.run(context)
-                try context.requireReadingUnchanged()
-                return status
-            } catch where context.storeChangedWhileRead {
-                // A reading without SQLite's locks that met its owner's write: the error (a page
-                // found "damaged", say) is that write's, not the file's.
-                throw CommandFailure(CommandContext.changedWhileRead(context.databaseName))
-            }
+            return try run(command, CommandContext(arguments: parsed, environment: environment))
         } catch let error as UsageError {
             let see = error.command.map { "\nSee 'checkrun \($0) --help'." } ?? ""
             fail("checkrun: error: \(error.message)\(see)")

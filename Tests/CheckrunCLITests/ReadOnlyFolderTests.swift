@@ -1,0 +1,153 @@
+import CheckrunModel
+@testable import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A read-only folder can only be shown to someone who is not root; CI runs as root, so the
+/// test drops to the `nobody` user with setpriv. Where it cannot (not root, no setpriv, or a
+/// parent folder of the build keeps `nobody` out) it is skipped, and the reason is shown.
+@Suite struct ReadOnlyFolderTests {
+    static let dropPrivileges = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    static var canRunAsNobody: Bool {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return false }
+        let probe = try? Subprocess.run("/usr/bin/setpriv", dropPrivileges + ["/bin/sh", "-c", "test -x \"$0\"", Checkrun.executable])
+        return probe?.status == 0
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aReadOnlyDatabaseFolderIsExplained() throws {
+        let folder = try TemporaryFolder()
+        defer {
+            chmod(folder.path, 0o755)
+            folder.remove()
+        }
+        let locked = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(locked, 0o555)
+        try folder.write("source.json", "{}")
+        let result = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "merge", folder.path("source.json"), "--db", locked + "/results.sqlite"])
+        let message = result.stderr
+        #expect(result.status == 1)
+        #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")
+    }
+}
+
+extension ReadOnlyFolderTests {
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func anUnreadableAttachmentIsExplainedAndNothingIsRecorded() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o777)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: folder.path("secret.png")))
+        chmod(folder.path("secret.png"), 0o000)
+        let result = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [
+            Checkrun.executable, "record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+            "--attach", folder.path("secret.png"), "--db", folder.path("results.sqlite"), "--protocols", Repository.path("protocols"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("secret.png: permission denied; make the file readable"), "\(result.stderr)")
+        let sessions = try Checkrun.run(["sessions", "--db", folder.path("results.sqlite")])
+        #expect(!sessions.stdout.contains("2.4"), "nothing was recorded: \(sessions.stdout)")
+    }
+}
+
+/// Hints work as printed, however checkrun was started, and `run` offers an unfinished session.
+@Suite struct HintTests {
+    let protocols = Repository.path("protocols")
+
+    @Test func aHintNamesCheckrunAsItWasStarted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // From the package folder (as after `swift run`): the hint is `swift run checkrun …`.
+        let database = folder.path("my results.sqlite")
+        let built = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", database, "--protocols", protocols],
+                                     in: Repository.root.path, input: "q\n")
+        #expect(built.stdout.contains("Resume with: swift run checkrun resume "), "\(built.stdout)")
+        #expect(built.stdout.contains("--db '\(database)' --protocols \(protocols)"), "the database and protocol folder it was given go with it")
+        // The built binary anywhere else: the hint names it by its path.
+        let elsewhere = try Checkrun.run(["run", "--release", "1", "--build", "3", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                         in: folder.path, input: "q\n")
+        #expect(elsewhere.stdout.contains("Resume with: \(Checkrun.hintName) resume "), "\(elsewhere.stdout)")
+        // Installed on the PATH: the hint is `checkrun …`.
+        try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Checkrun.executable, toPath: folder.path("bin/checkrun"))
+        let installed = try Subprocess.run(folder.path("bin/checkrun"), ["run", "--release", "1", "--build", "2", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                           in: folder.path, input: "q\n", environment: ["PATH": folder.path("bin") + ":/usr/bin:/bin"])
+        #expect(installed.stdout.contains("Resume with: checkrun resume "), "\(installed.stdout)")
+    }
+
+    @Test func runSaysWhenTheSameBuildAndDeviceHasAnUnfinishedSession() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let arguments = ["run", "--release", "1", "--build", "1", "--device", "iPhone", "--check", "tiny-target/touch-one-hand", "--protocols", protocols]
+        #expect(try Checkrun.run(arguments, in: folder.path, input: "q\n").status == 0)
+        let again = try Checkrun.run(arguments, in: folder.path, input: "q\n")
+        #expect(again.stdout.contains("for release 1, build 1, device iPhone is unfinished: 0 of 1 checks done."), "\(again.stdout)")
+        #expect(again.stdout.contains("to go on with that one instead: \(Checkrun.hintName) resume "))
+        #expect(again.stdout.contains(" --protocols \(protocols)"), "the hint names the protocol folder it was given")
+    }
+}
+
+extension HintTests {
+    /// The example `checkrun run --help` gives, run as printed.
+    @Test func theRunHelpExampleWorksAsPrinted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let help = try Checkrun.run(["run", "--help"], in: folder.path)
+        let line = try #require(help.stdout.split(separator: "\n").first { $0.contains("printf") }).trimmingCharacters(in: .whitespaces)
+        let command = line.replacingOccurrences(of: "| checkrun ", with: "| \"$0\" ") + " --protocols \"$1\""
+        let result = try Subprocess.run("/bin/sh", ["-c", command, Checkrun.executable, protocols], in: folder.path)
+        #expect(result.status == 0, "\(command)\n\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Result: fail"), "\(result.stdout)")
+    }
+}
+
+/// Commands that only read leave nothing beside a database this user may not write: a
+/// colleague's `verify` in a shared folder once left `-wal` and `-shm` files of its own there,
+/// which locked the file's owner out of it; and a database in a read-only folder reads.
+extension ReadOnlyFolderTests {
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aReaderLeavesNothingBesideADatabaseItMayNotWrite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o1777)
+        let record = ["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--expected", "1=pass", "--expected", "2=pass",
+                      "--count", "hits=10", "--db", folder.path("ana.sqlite"), "--protocols", Repository.path("protocols")]
+        #expect(try Checkrun.run(record, in: folder.path).status == 0)
+        chmod(folder.path("ana.sqlite"), 0o644)
+        for command in [["verify"], ["sessions"], ["report", "--release", "2.4", "--protocols", Repository.path("protocols")],
+                        ["export", "--out", folder.path("export.json")], ["attachments", "--release", "2.4"]] {
+            let read = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable] + command + ["--db", folder.path("ana.sqlite")])
+            #expect(read.status == 0, "\(command): \(read.stderr)")
+            let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ana.sqlite-") }
+            #expect(beside.isEmpty, "\(command) left \(beside)")
+        }
+        let again = try Checkrun.run(record, in: folder.path)
+        #expect(again.status == 0 && again.stdout.contains("attempt 2"), "the owner records on: \(again.stderr)")
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aDatabaseInAReadOnlyFolderIsVerifiedAndReported() throws {
+        let folder = try TemporaryFolder()
+        defer {
+            chmod(folder.path, 0o755)
+            folder.remove()
+        }
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--expected", "1=pass",
+                                         "--expected", "2=pass", "--count", "hits=10", "--db", folder.path("ana.sqlite"), "--protocols", Repository.path("protocols")],
+                                        in: folder.path)
+        #expect(recorded.status == 0)
+        chmod(folder.path, 0o555)
+        let verified = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "verify", "--db", folder.path("ana.sqlite")])
+        #expect(verified.status == 0 && verified.stdout.contains("Verified"), "\(verified.stdout)\(verified.stderr)")
+        let report = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "report", "--release", "2.4", "--db", folder.path("ana.sqlite"),
+                                                                                  "--protocols", Repository.path("protocols")])
+        #expect(report.status == 0 && report.stdout.contains("tiny-target/touch-one-hand"), "\(report.stderr)")
+    }
+}
