@@ -37,7 +37,7 @@ enum AnsweredVersions {
             context.warn("the protocol of \(listed(changed)) changed since \(changed.count == 1 ? "it was" : "they were") answered; the walk goes on with the text the answers were given against, kept in \(context.databaseName). To test the new text, walk \(changed.count == 1 ? "the check" : "them") again in a new session.")
         }
         if !unkept.isEmpty {
-            context.warn("\(listed(unkept)) \(unkept.count == 1 ? "was" : "were") answered against a version of \(unkept.count == 1 ? "its" : "their") protocol that \(context.databaseName) does not keep, and \(unkept.count == 1 ? "is" : "are") left out rather than matched to other text; correct \(unkept.count == 1 ? "it" : "them") with `checkrun amend`, or walk \(unkept.count == 1 ? "it" : "them") again in a new session.")
+            context.warn("\(listed(unkept)) \(unkept.count == 1 ? "was" : "were") answered against a version of \(unkept.count == 1 ? "its" : "their") protocol that \(context.databaseName) does not keep, and \(unkept.count == 1 ? "is" : "are") left out rather than matched to other text; correct \(unkept.count == 1 ? "its" : "their") verdict and notes with `checkrun amend`, or walk \(unkept.count == 1 ? "it" : "them") again in a new session.")
         }
         return resumed
     }
