@@ -61,7 +61,10 @@ struct ExampleFolder {
         folder = try TemporaryFolder()
         let files = FileManager.default
         try files.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
-        try files.copyItem(atPath: Checkrun.executable, toPath: folder.path("bin/checkrun"))
+        // A link, not a copy: a copy is a file opened for writing, and a process another test
+        // starts at that moment inherits the descriptor, so running the copy failed now and
+        // then with "Text file busy".
+        try files.createSymbolicLink(atPath: folder.path("bin/checkrun"), withDestinationPath: Checkrun.executable)
         try files.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
         let page = try Repository.text("Tests/Fixtures/seeds/001_505cf892b4e0d64b.txt")
         try folder.write("catalog/tiny-target.txt", page)
