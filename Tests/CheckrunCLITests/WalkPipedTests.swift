@@ -154,3 +154,56 @@ import Glibc
         #expect(badTime.status == 2)
     }
 }
+
+/// Hints work as printed, however checkrun was started, and `run` offers an unfinished session.
+@Suite struct HintTests {
+    let protocols = Repository.path("protocols")
+
+    @Test func aHintNamesCheckrunAsItWasStarted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // From the package folder (as after `swift run`): the hint is `swift run checkrun …`.
+        let database = folder.path("my results.sqlite")
+        let built = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", database, "--protocols", protocols],
+                                     in: Repository.root.path, input: "q\n")
+        #expect(built.stdout.contains("Resume with: swift run checkrun resume "), "\(built.stdout)")
+        #expect(built.stdout.contains("--db '\(database)' --protocols \(protocols)"), "the database and protocol folder it was given go with it")
+        // The built binary anywhere else: the hint names it by its path.
+        let elsewhere = try Checkrun.run(["run", "--release", "1", "--build", "3", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                         in: folder.path, input: "q\n")
+        #expect(elsewhere.stdout.contains("Resume with: \(Checkrun.hintName) resume "), "\(elsewhere.stdout)")
+        // Installed on the PATH: the hint is `checkrun …`.
+        try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
+        // Copied by cp, so no descriptor open for writing is ever ours: a process another test
+        // started meanwhile would inherit it, and running the copy would fail ("Text file busy").
+        #expect(try Subprocess.run("/bin/cp", [Checkrun.executable, folder.path("bin/checkrun")]).status == 0)
+        let installed = try Subprocess.run(folder.path("bin/checkrun"), ["run", "--release", "1", "--build", "2", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                           in: folder.path, input: "q\n", environment: ["PATH": folder.path("bin") + ":/usr/bin:/bin"])
+        #expect(installed.stdout.contains("Resume with: checkrun resume "), "\(installed.stdout)")
+    }
+
+    @Test func runSaysWhenTheSameBuildAndDeviceHasAnUnfinishedSession() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let arguments = ["run", "--release", "1", "--build", "1", "--device", "iPhone", "--check", "tiny-target/touch-one-hand", "--protocols", protocols]
+        #expect(try Checkrun.run(arguments, in: folder.path, input: "q\n").status == 0)
+        let again = try Checkrun.run(arguments, in: folder.path, input: "q\n")
+        #expect(again.stdout.contains("for release 1, build 1, device iPhone is unfinished: 0 of 1 checks done."), "\(again.stdout)")
+        #expect(again.stdout.contains("to go on with that one instead: \(Checkrun.hintName) resume "))
+        #expect(again.stdout.contains(" --protocols \(protocols)"), "the hint names the protocol folder it was given")
+    }
+}
+
+extension HintTests {
+    /// The example `checkrun run --help` gives, run as printed.
+    @Test func theRunHelpExampleWorksAsPrinted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let help = try Checkrun.run(["run", "--help"], in: folder.path)
+        let line = try #require(help.stdout.split(separator: "\n").first { $0.contains("printf") }).trimmingCharacters(in: .whitespaces)
+        let command = line.replacingOccurrences(of: "| checkrun ", with: "| \"$0\" ") + " --protocols \"$1\""
+        let result = try Subprocess.run("/bin/sh", ["-c", command, Checkrun.executable, protocols], in: folder.path)
+        #expect(result.status == 0, "\(command)\n\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Result: fail"), "\(result.stdout)")
+    }
+}
