@@ -7,17 +7,14 @@ extension ReleaseReport {
     /// Each result answered against another version of its protocol, whose check differs from
     /// the current one, gets the check as it was answered, from the version the database keeps.
     /// `current` is the hash of the reference's document as it is now.
-    static func answeredChecks(of results: inout [ReportedResult], _ reference: CheckReference, current: String, _ store: ResultStore,
-                               versions: inout [String: ProtocolDocument?]) throws {
+    static func answeredChecks(of results: inout [ReportedResult], _ reference: CheckReference, current: String, _ store: ResultStore) throws {
         for index in results.indices where results[index].result.protocolHash != current {
-            let hash = results[index].result.protocolHash
-            if versions[hash] == nil { versions[hash] = try store.protocolVersion(hash: hash) }
-            guard let kept = versions[hash] ?? nil else {
+            guard let kept = try store.keptVersion(hash: results[index].result.protocolHash) else {
                 results[index].answeredUnkeptVersion = true
                 continue
             }
-            guard let check = kept.checks.first(where: { $0.id == reference.check.id }), check != reference.check else { continue }
-            results[index].answeredCheck = check
+            guard let answered = kept.check(named: reference.name), answered.check != reference.check else { continue }
+            results[index].answeredCheck = answered.check
         }
     }
 

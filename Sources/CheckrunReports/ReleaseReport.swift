@@ -216,13 +216,12 @@ extension ReleaseReport {
         let chains = try store.chainDigests(release: release, build: build)
 
         let library = try loadingLibrary()
-        var versions: [String: ProtocolDocument?] = [:]
         // One hash per protocol, not one per check: hashing a document is the costly part.
         var hashes: [String: String] = [:]
         for document in library.documents where hashes[document.id] == nil { hashes[document.id] = document.contentHash }
         let checks = try library.allChecks.map { reference -> CheckEntry in
             var results = byCheck[reference.name] ?? []
-            try answeredChecks(of: &results, reference, current: hashes[reference.document.id] ?? reference.document.contentHash, store, versions: &versions)
+            try answeredChecks(of: &results, reference, current: hashes[reference.document.id] ?? reference.document.contentHash, store)
             return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.result.verdict)))
         }
         let known = Set(library.allChecks.map(\.name))

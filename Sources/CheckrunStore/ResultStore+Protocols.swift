@@ -5,6 +5,7 @@ import Foundation
 extension ResultStore {
     /// Keeps the content of these protocol versions (once each: a version is its hash).
     package func keep(_ documents: [ProtocolDocument]) throws {
+        keptVersions.removeAll()
         try database.transaction {
             for document in documents {
                 try database.run("INSERT INTO protocol_versions (hash, protocol_id, content) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
@@ -29,6 +30,7 @@ extension ResultStore {
 
     /// Keeps versions that arrive with a merge, after checking each is the text its hash names.
     func keep(_ versions: [ProtocolVersion], source: String) throws {
+        keptVersions.removeAll()
         for version in versions {
             guard SHA256.hex(version.content) == version.hash else {
                 throw MergeConflict(description: "\(source): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
@@ -60,10 +62,26 @@ extension ResultStore {
 
     /// The stored version with this hash, when there is one.
     package func protocolVersion(hash: String) throws -> ProtocolDocument? {
-        guard let content = try database.query("SELECT content FROM protocol_versions WHERE hash = ?", [.text(hash)], { $0.string(0) }).first ?? nil else {
-            return nil
+        let stored = try database.query("SELECT content, protocol_id FROM protocol_versions WHERE hash = ?", [.text(hash)]) {
+            (content: $0.string(0), id: $0.string(1) ?? "protocol")
         }
-        let id = try database.query("SELECT protocol_id FROM protocol_versions WHERE hash = ?", [.text(hash)]) { $0.string(0) ?? "" }.first ?? "protocol"
-        return ProtocolLinter().lint(bytes: Array(content.utf8), fileName: "\(id).json").document
+        guard let version = stored.first, let content = version.content else { return nil }
+        return ProtocolLinter().lint(bytes: Array(content.utf8), fileName: "\(version.id).json").document
+    }
+
+    /// The stored version with this hash as a library of its one protocol, read once per store;
+    /// nil when the database does not keep it.
+    package func keptVersion(hash: String) throws -> ProtocolLibrary? {
+        if let known = keptVersions[hash] { return known }
+        let library = try protocolVersion(hash: hash).map { ProtocolLibrary(documents: [$0], problems: [], directory: "the database") }
+        keptVersions[hash] = .some(library)
+        return library
+    }
+
+    /// The check named `name` (`protocol/check`) as the version with this hash had it: the text
+    /// a result recorded against that version was answered to. Nil when the database does not
+    /// keep the version, or the version has no such check.
+    package func keptCheck(named name: String, version hash: String) throws -> CheckReference? {
+        try keptVersion(hash: hash)?.check(named: name)
     }
 }

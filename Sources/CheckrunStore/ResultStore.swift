@@ -13,6 +13,9 @@ package final class ResultStore {
     package var engine: StoreEngine { database.engine }
     /// How to reach the same server again, for a store on one (nil for SQLite).
     let serverOpener: StoreOpener?
+    /// Protocol versions read so far, by hash (see `keptVersion`): a version is its hash, so
+    /// one read serves every result recorded against it. Emptied whenever versions are kept.
+    var keptVersions: [String: ProtocolLibrary?] = [:]
 
     /// The database file used when neither `--db` nor `CHECKRUN_DB` names one.
     package static let defaultPath = "checkrun.sqlite"

@@ -95,9 +95,7 @@ struct AmendCommand: CheckrunCommand {
     /// the version the database keeps; with none kept, outcomes and counts cannot be corrected.
     private static func answered(_ current: CheckReference, _ result: CheckResult, _ store: ResultStore, correctsOutcomes: Bool) throws -> CheckReference {
         guard result.protocolHash != current.document.contentHash else { return current }
-        if let kept = try store.protocolVersion(hash: result.protocolHash), let check = kept.checks.first(where: { $0.id == current.check.id }) {
-            return CheckReference(document: kept, check: check)
-        }
+        if let kept = try store.keptCheck(named: current.name, version: result.protocolHash) { return kept }
         guard !correctsOutcomes else {
             throw CommandFailure("\(current.name) was answered against a version of its protocol that the database does not keep, so its expected outcomes may be numbered otherwise now; correct it with --verdict and --notes only, or walk the check again in a new session")
         }

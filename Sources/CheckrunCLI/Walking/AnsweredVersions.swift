@@ -13,7 +13,6 @@ enum AnsweredVersions {
     static func plan(_ plan: [CheckReference], results: [CheckResult], store: ResultStore, context: CommandContext) throws -> [CheckReference] {
         var latest: [String: CheckResult] = [:]
         for result in results where result.attempt >= latest[result.check]?.attempt ?? 0 { latest[result.check] = result }
-        var versions: [String: ProtocolDocument?] = [:]
         var resumed: [CheckReference] = []
         var changed: [String] = []
         var unkept: [String] = []
@@ -25,13 +24,12 @@ enum AnsweredVersions {
                 resumed.append(reference)
                 continue
             }
-            if versions[result.protocolHash] == nil { versions[result.protocolHash] = try store.protocolVersion(hash: result.protocolHash) }
-            guard let document = versions[result.protocolHash] ?? nil, let check = document.checks.first(where: { $0.id == reference.check.id }) else {
+            guard let answered = try store.keptCheck(named: reference.name, version: result.protocolHash) else {
                 unkept.append(reference.name)
                 continue
             }
-            if check != reference.check { changed.append(reference.name) }
-            resumed.append(CheckReference(document: document, check: check))
+            if answered.check != reference.check { changed.append(reference.name) }
+            resumed.append(answered)
         }
         if !changed.isEmpty {
             context.warn("the protocol of \(listed(changed)) changed since \(changed.count == 1 ? "it was" : "they were") answered; the walk goes on with the text the answers were given against, kept in \(context.databaseName). To test the new text, walk \(changed.count == 1 ? "the check" : "them") again in a new session.")
@@ -45,11 +43,8 @@ enum AnsweredVersions {
     /// A check of the plan the protocol folder no longer has (renamed or removed), as its
     /// latest result was answered, from the version the database keeps; nil without one.
     static func kept(_ name: String, results: [CheckResult], store: ResultStore) throws -> CheckReference? {
-        guard let result = results.filter({ $0.check == name }).max(by: { $0.attempt < $1.attempt }),
-              let document = try store.protocolVersion(hash: result.protocolHash) else { return nil }
-        let id = name.split(separator: "/", maxSplits: 1).last.map(String.init) ?? name
-        guard name.hasPrefix(document.id + "/"), let check = document.checks.first(where: { $0.id == id }) else { return nil }
-        return CheckReference(document: document, check: check)
+        guard let result = results.filter({ $0.check == name }).max(by: { $0.attempt < $1.attempt }) else { return nil }
+        return try store.keptCheck(named: name, version: result.protocolHash)
     }
 
     private static func listed(_ names: [String]) -> String {
