@@ -84,7 +84,8 @@ struct AtomicFile {
         }
     }
 
-    private static func folder(of path: String) -> String {
+    /// The folder a path names a file in ("." for a bare name).
+    static func folder(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
     }

@@ -23,7 +23,7 @@ enum OutputFile {
         guard let path else { return }
         let target = try AtomicFile.checkedTarget(path, example: example)
         let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        let inProtocolFolder = target.hasSuffix(".json") && resolved((target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent) == resolved(protocolFolder)
+        let inProtocolFolder = target.hasSuffix(".json") && resolved(AtomicFile.folder(of: target)) == resolved(protocolFolder)
         let start = FileHandle(forReadingAtPath: target).map { handle in defer { try? handle.close() }; return handle.readData(ofLength: 512) }
         if inProtocolFolder || start.map({ String(decoding: $0, as: UTF8.self).contains("protocol.schema.json") }) == true {
             throw CommandFailure("\(path) is a protocol file; name another file for the output, e.g. \(example)", exitCode: 2)
