@@ -11,6 +11,13 @@ import Testing
     static let first = "each frame is at least 44 × 44 pt"
     static let second = "the audit reports no hit region issues"
 
+    /// A folder holding a copy of the repository's protocols, for a test to change.
+    static func folderWithProtocols() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        return folder
+    }
+
     /// A copy of the protocols whose check has its two expected outcomes reversed.
     static func reverseOutcomes(in folder: TemporaryFolder) throws {
         let path = folder.path("protocols/tiny-target.json")
@@ -21,9 +28,8 @@ import Testing
     }
 
     @Test func aResumedWalkKeepsTheTextTheAnswersWereGivenAgainst() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Self.folderWithProtocols()
         defer { folder.remove() }
-        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
         let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check], in: folder.path,
                                        input: "t 5\np\nf audit flags 3 issues\n")
         #expect(started.stdout.contains("Expected 1 of 2: \(Self.first)"), "\(started.stdout)")
@@ -45,9 +51,8 @@ import Testing
 
     /// A report shows each answer beside the text it was given to, and says the check changed.
     @Test func aReportReadsAnswersAgainstTheTextTheyWereGivenTo() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Self.folderWithProtocols()
         defer { folder.remove() }
-        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
         let walked = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check], in: folder.path,
                                       input: "t 5\np\nf audit flags 3 issues\nseen in the audit\n")
         #expect(walked.status == 0, "\(walked.stderr)")
@@ -72,9 +77,8 @@ import Testing
 
     /// `amend --expected N` numbers outcomes as the result was answered, and says so.
     @Test func amendNumbersOutcomesAsTheResultWasAnswered() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Self.folderWithProtocols()
         defer { folder.remove() }
-        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
         let recorded = try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", Self.check, "--expected", "1=fail", "--expected", "2=pass",
                                          "--notes", "frame 30pt"], in: folder.path)
         #expect(recorded.status == 0, "\(recorded.stderr)")
@@ -97,9 +101,8 @@ import Testing
     /// A check renamed in the folder since it was answered goes on from the kept text: its
     /// answers are not stranded and the session is not called complete without it.
     @Test func aCheckRenamedSinceItWasAnsweredGoesOnFromTheKeptText() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Self.folderWithProtocols()
         defer { folder.remove() }
-        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
         _ = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check, "--check", "tiny-target/voice-control-show-numbers"],
                              in: folder.path, input: "t 10\nf frame 30pt\nq\n")
         let path = folder.path("protocols/tiny-target.json")
@@ -112,9 +115,8 @@ import Testing
     }
 
     @Test func aCheckAnsweredAgainstAVersionNotKeptIsLeftOutNotMatchedByPosition() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Self.folderWithProtocols()
         defer { folder.remove() }
-        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
         let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check,
                                         "--check", "tiny-target/touch-one-hand"], in: folder.path, input: "t 5\np\n")
         #expect(started.stdout.contains("Everything answered is saved"), "\(started.stdout)")
