@@ -3,9 +3,10 @@ import CheckrunModel
 /// Escaping for each output format. Data from testers is never trusted to be plain text.
 enum Escaping {
     /// HTML text and attribute values: every markup character becomes an entity, control
-    /// characters become visible marks.
+    /// characters and the noncharacters HTML forbids (U+FFFE, U+FDD0 …) become visible marks.
     static func html(_ text: String) -> String {
-        if DisplayText.isPlain(text), !text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27].contains($0) }) { return text }
+        // Lead bytes 0xEF and 0xF0… begin every noncharacter; the rest is plain or neutralised.
+        if DisplayText.isPlain(text), !text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27, 0xEF].contains($0) || $0 >= 0xF0 }) { return text }
         var result = ""
         for character in DisplayText.neutralised(text).unicodeScalars {
             switch character {
@@ -14,10 +15,16 @@ enum Escaping {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
+            case _ where isNoncharacter(character): result += "\\u{\(String(character.value, radix: 16, uppercase: true))}"
             default: result.unicodeScalars.append(character)
             }
         }
         return result
+    }
+
+    /// U+FDD0 to U+FDEF and the last two code points of every plane: never text, and forbidden in HTML.
+    private static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
     }
 
     /// Markdown (GFM): tester text renders literally. `<` and `&` become the only character

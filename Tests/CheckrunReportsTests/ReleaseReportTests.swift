@@ -176,6 +176,11 @@ import FoundationXML
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         #expect(!html.lowercased().contains("<script"))
         #expect(!html.contains("\u{1B}") && !html.contains("\u{0}"))
+        // Noncharacters are forbidden in HTML: shown as marks, as control characters are.
+        var named = report
+        named.product = "App" + String(String.UnicodeScalarView([UInt32(0xFFFE), 0xFDD0, 0x10FFFF].compactMap(Unicode.Scalar.init)))
+        let page = ReportFormat.html.render(named)
+        #expect(!page.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFDD0 || $0.value == 0x10FFFF } && page.contains("App\\u{FFFE}"))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &quot;quoted&quot;"))
         #expect(html.contains("<caption>Conformance by success criterion</caption>"))
         // Reflow at 320 px: every table scrolls inside its own labelled, focusable region, and
