@@ -66,6 +66,12 @@ extension CheckResult {
         node.doubleValue.flatMap { $0.isFinite && $0 >= 0 && $0 <= 86_400 ? $0 : nil }
     }
 
+    /// Where on a stopwatch an event falls: finite, never before the start. (A named function,
+    /// not a closure: Swift 6.3's optimiser crashed on the closure in a release build.)
+    private static func offset(_ node: JSONNode) -> Double? {
+        node.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    }
+
     private static func date(_ node: JSONNode) -> Date? {
         node.doubleValue.map(Date.init(timeIntervalSince1970:))
     }
@@ -92,7 +98,7 @@ extension CheckResult {
     private static func decodeEvent(_ item: JSONNode) throws(PayloadProblem) -> StopwatchEvent {
         let fields = try PayloadFields(item, "a stopwatch event")
         return StopwatchEvent(try fields.required("kind") { $0.stringValue.flatMap(StopwatchEvent.Kind.init(rawValue:)) },
-                              at: try fields.optional("at") { node in node.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } } ?? 0,
+                              at: try fields.optional("at", offset) ?? 0,
                               typedSeconds: try fields.optional("typedSeconds", seconds),
                               recordedAt: try fields.optional("recordedAt", date) ?? Date(timeIntervalSince1970: 0))
     }
