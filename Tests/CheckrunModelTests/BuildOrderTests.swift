@@ -5,7 +5,12 @@ import Testing
 /// Builds in build order: numbers as numbers, whenever their results were recorded.
 @Suite struct BuildOrderTests {
     @Test(arguments: [("99", "310"), ("310", "311"), ("2.4.9", "2.4.10"), ("1.2 (45)", "1.2 (100)"), ("311", "311a"),
-                      ("build 9", "build 10"), ("1.0", "1.0.1"), ("007", "8"), ("123456789012345678901234567890", "123456789012345678901234567891")])
+                      ("build 9", "build 10"), ("1.0", "1.0.1"), ("007", "8"), ("123456789012345678901234567890", "123456789012345678901234567891"),
+                      // A release candidate, beta or dev build comes before its release; a hotfix after it.
+                      ("2.4.0-rc.2", "2.4.0"), ("2.4.0-beta.1", "2.4.0-rc.1"), ("2.4.0-rc.2", "2.4.0-rc.10"), ("1.0rc1", "1.0"),
+                      ("1.0.dev2", "1.0"), ("2.4.0 RC 1", "2.4.0"), ("2.4.0", "2.4.0-hotfix"), ("2.4.0-rc.1", "2.4.1-beta.1"),
+                      // A leading v is not a word: v10 is after 9 and before 11.
+                      ("9", "v10"), ("v10", "11")])
     func theFirstComesBeforeTheSecond(earlier: String, later: String) {
         #expect(BuildOrder.compare(earlier, later) == .orderedAscending)
         #expect(BuildOrder.compare(later, earlier) == .orderedDescending)

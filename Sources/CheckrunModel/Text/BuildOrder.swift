@@ -1,7 +1,8 @@
 import Foundation
 
 /// The order of builds: by their labels, compared part by part with numbers as numbers
-/// (99 < 310 < 311; 2.4.9 < 2.4.10; "1.2 (45)" < "1.2 (100)"). When results were recorded
+/// (99 < 310 < 311; 2.4.9 < 2.4.10; "1.2 (45)" < "1.2 (100)"; v9 < 10), a release candidate
+/// or beta before its release (2.4.0-rc.2 < 2.4.0; 1.0b1 is left alone). When results were recorded
 /// says nothing about which build is newer: build 310 tested after 311 is still the older.
 /// Labels without any digit have nothing to compare, so they keep the place their first result
 /// gives them: right after the numbered builds first seen before them.
@@ -38,7 +39,23 @@ package enum BuildOrder {
             }
             if order != .orderedSame { return order }
         }
-        return left.count == right.count ? .orderedSame : (left.count < right.count ? .orderedAscending : .orderedDescending)
+        if left.count == right.count { return .orderedSame }
+        // One label goes on where the other ends: "2.4.0-rc.2" is a release candidate of 2.4.0,
+        // so older than it, where "2.4.0.1" and "2.4.0 (5)" are newer.
+        let (longer, shorter) = left.count > right.count ? (left, right) : (right, left)
+        let longerIsOlder = isPreRelease(longer[shorter.count])
+        return (left.count > right.count) == longerIsOlder ? .orderedAscending : .orderedDescending
+    }
+
+    /// Words that mark a build before its release, as SemVer (`-rc.1`), Python (`rc1`, `.dev2`)
+    /// and app stores' testers write them; a single letter ("311b") is left alone, since some
+    /// teams write a respin that way.
+    static let preReleaseWords: Set<String> = ["alpha", "beta", "rc", "pre", "preview", "dev", "snapshot", "nightly", "canary"]
+
+    private static func isPreRelease(_ part: Part) -> Bool {
+        guard case .text(let text) = part else { return false }
+        let word = text.lowercased().drop { "-._ ~+".contains($0) }.prefix { $0.isLetter }
+        return preReleaseWords.contains(String(word))
     }
 
     enum Part: Equatable {
@@ -47,6 +64,11 @@ package enum BuildOrder {
     }
 
     static func parts(_ label: String) -> [Part] {
+        // "v10" is version 10: a leading v before a digit is not a word that sorts after numbers.
+        var label = Substring(label)
+        if let first = label.first, first == "v" || first == "V", label.dropFirst().first.map({ $0.isASCII && $0.isNumber }) == true {
+            label = label.dropFirst()
+        }
         var parts: [Part] = []
         var current = ""
         var inDigits = false
