@@ -19,6 +19,8 @@ extension Walk {
             }
             if AnswerWords.outcome(head) == .notApplicable {
                 results[index].outcomes[number] = OutcomeAnswer(.notApplicable, note: note, answeredAt: date)
+                // A count typed before (then gone back over) is set aside with the outcome it decided.
+                results[index].counters[target.counter] = nil
                 return [.say("Expected \(number + 1): not applicable.")] + answered(index, date: date)
             }
             guard let value = Int(head) else {

@@ -29,6 +29,7 @@ import Testing
         (["--verdict", "pass", "--count", "hits=9"], "the verdict is pass, but expected outcome 1 failed"),
         (["--verdict", "pass", "--expected", "1=pass", "--count", "hits=9"], "expected outcome 1 is pass, but hits 9 against at least 10 of 10 is a fail"),
         (["--verdict", "pass", "--reason", "no device"], "not blocked, but it still carries a blocked reason"),
+        (["--count", "hits=3", "--expected", "1=na", "--expected", "2=pass"], "expected outcome 1 is not applicable, but hits 3 was counted against"),
     ])
     func recordRefusesAContradiction(arguments: [String], reason: String) throws {
         let folder = try TemporaryFolder()

@@ -17,6 +17,16 @@ import Testing
         #expect(transcript.said.contains("Expected 1: fail, 9 of 10 against at least 10 of 10, note: missed once near the grabber."), "the note is said back")
     }
 
+    @Test func notApplicableAfterANumberSetsTheNumberAside() {
+        var walk = harness.walkAtTouch()
+        harness.feed(&walk, [("t 30", 2), ("3", 3), ("b", 4)])
+        #expect(walk.prompt?.step == .outcome(0))
+        harness.feed(&walk, [("n", 5)])
+        #expect(walk.results[1].outcomes[0]?.verdict == .notApplicable)
+        #expect(walk.results[1].counters["hits"] == nil, "a count of 3 against at least 10 must not stand beside not applicable")
+        #expect(Judgement.contradictions(of: walk.results[1], against: harness.makeWalk().plan[1].check).isEmpty)
+    }
+
     @Test func reopeningABlockedCheckIsSaved() {
         var walk = harness.makeWalk()
         harness.feed(&walk, [("x", 1), ("no test device", 2)])

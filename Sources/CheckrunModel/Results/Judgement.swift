@@ -47,7 +47,13 @@ package enum Judgement {
                 found.append("\(target.counter) \(value) is more than the \(outOf) possible in \"\(outcome.text)\"")
                 continue
             }
-            guard index < result.outcomes.count, let answer = result.outcomes[index], answer.verdict != .notApplicable else { continue }
+            guard index < result.outcomes.count, let answer = result.outcomes[index] else { continue }
+            // A count against the target decides the outcome: one marked not applicable beside
+            // it would set a failing count aside and let the check pass.
+            if answer.verdict == .notApplicable {
+                found.append("expected outcome \(index + 1) is not applicable, but \(target.counter) \(value) was counted against \(target.summary); leave the count out or answer the outcome")
+                continue
+            }
             let judged: OutcomeVerdict = target.isMet(by: value) ? .pass : .fail
             if answer.verdict != judged {
                 found.append("expected outcome \(index + 1) is \(answer.verdict.rawValue), but \(target.counter) \(value) against \(target.summary) is a \(judged.rawValue)")
