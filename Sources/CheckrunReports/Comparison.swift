@@ -152,8 +152,9 @@ extension Comparison {
             counts[row.scope] += 1
             if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
             for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
-            if (latest[row.scope]?.at ?? -.infinity) <= row.updatedAt {
-                latest[row.scope] = (row.verdict, row.protocolHash, row.updatedAt)
+            // The attempt begun last is the latest, as in a report: an amendment moves no attempt.
+            if (latest[row.scope]?.at ?? -.infinity) <= row.startedAt {
+                latest[row.scope] = (row.verdict, row.protocolHash, row.startedAt)
             }
         }
     }

@@ -103,12 +103,14 @@ extension ResultStore {
     ///
     /// Two passes of GROUP BY, not a window: SQLite takes the row's other columns from the row
     /// holding the max(), and windows sorted the whole release three to four times slower.
-    /// Within the newest build the key orders by time to the microsecond, then by attempt.
+    /// Within the newest build the key orders by the time each attempt began, to the
+    /// microsecond, then by attempt: never by the time it was last answered, which an amendment
+    /// moves, so correcting an older attempt's notes cannot make it the latest.
     package static let latestResultQuery = """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
             SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
-                CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
+                CAST(r.started_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
         ),
@@ -191,11 +193,13 @@ extension ResultStore {
         package var verdict: Verdict
         package var activeSeconds: Double?
         package var protocolHash: String
-        package var updatedAt: Double
+        /// When the attempt began, which decides the latest attempt of a build.
+        package var startedAt: Double
         package var counters: [String: Int]
     }
 
-    /// Streams the finished results of the given builds, ordered by check, then time.
+    /// Streams the finished results of the given builds, ordered by check, then the time each
+    /// attempt began.
     package func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
         guard !scopes.isEmpty else { return }
         // The scopes arrive as one JSON parameter and join through the sessions index; a CASE
@@ -203,12 +207,12 @@ extension ResultStore {
         let sql = """
             WITH scopes (release, build, scope) AS (
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), key FROM json_each(?1))
-            SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
+            SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.started_at,
                 (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device
             FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
             JOIN results r ON r.session_id = s.id
             WHERE r.verdict IS NOT NULL
-            ORDER BY r.check_name, r.updated_at, r.attempt
+            ORDER BY r.check_name, r.started_at, r.attempt
             """
         let pairs = scopes.map { JSONValue.array([JSONNode(.string($0.release)), JSONNode(.string($0.build))]) }
         let values = [SQLValue.text(JSONWriter.compact(.array(pairs.map { JSONNode($0) })))]
@@ -221,7 +225,7 @@ extension ResultStore {
             }
             try body(TimingRow(
                 check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", verdict: verdict, activeSeconds: row.double(3),
-                protocolHash: row.string(4) ?? "", updatedAt: row.double(5) ?? 0, counters: counters))
+                protocolHash: row.string(4) ?? "", startedAt: row.double(5) ?? 0, counters: counters))
         }
     }
 }

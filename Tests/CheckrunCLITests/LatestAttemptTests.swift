@@ -1,0 +1,56 @@
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Which result a report and a comparison take as the latest, from the built binary: the
+/// attempt begun last in the newest build, whatever was amended since and however a release
+/// candidate is labelled. Each was once the wrong one, and the failure vanished from the gate.
+@Suite struct LatestAttemptTests {
+    let protocols = Repository.path("protocols")
+    let check = "tiny-target/voice-control-show-numbers"
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func record(build: String, os: String, _ answer: [String], in folder: TemporaryFolder) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15", "--os", os] + answer, in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+    }
+
+    @Test func amendingAnOlderAttemptDoesNotMakeItTheLatest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: "311", os: "17.5", ["--expected", "1=pass"], in: folder)
+        try record(build: "311", os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap on the toolbar"], in: folder)
+        let amended = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", check, "--device", "iPhone 15", "--os", "17.5",
+                                    "--notes", "tested with the toolbar expanded", "--reason", "add context"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        let gate = try checkrun(["report", "--release", "2.4", "--format", "json", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3, "the newer attempt's failure must still trip the gate: \(gate.stdout)\(gate.stderr)")
+        #expect(gate.stdout.contains("numbers overlap on the toolbar"))
+    }
+
+    @Test func aComparisonTakesTheAttemptBegunLastAsTheBuildsVerdict() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: "310", os: "17.5", ["--expected", "1=pass"], in: folder)
+        try record(build: "311", os: "17.5", ["--expected", "1=pass"], in: folder)
+        try record(build: "311", os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap on the toolbar"], in: folder)
+        let amended = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", check, "--device", "iPhone 15", "--os", "17.5",
+                                    "--notes", "tested with the toolbar expanded", "--reason", "add context"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3, "pass in 310, fail in 311 is a regression: \(compared.stdout)\(compared.stderr)")
+    }
+
+    @Test(arguments: [("2.4.0-rc.2", "2.4.0"), ("2.4.0-beta.1", "2.4.0-rc.1"), ("9", "v10")])
+    func aReleaseCandidateIsOlderThanItsRelease(candidate: String, release: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: candidate, os: "18.1", ["--expected", "1=pass"], in: folder)
+        try record(build: release, os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap in the final build"], in: folder)
+        let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3, "\(release) is newer than \(candidate): \(gate.stdout)\(gate.stderr)")
+    }
+}
