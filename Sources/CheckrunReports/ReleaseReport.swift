@@ -159,8 +159,19 @@ package struct ReleaseReport: Sendable {
         return history.lastStep()
     }
 
+    /// Each check no longer in the protocols that has results here, by name, with its standing:
+    /// counted in the summary, so a failure of one is never a gate's exit 3 beside "0 failed".
+    package var removedStatuses: [String: CheckStatus] {
+        Dictionary(grouping: removed, by: \.result.check).mapValues { CheckStatus.combining($0.compactMap(\.result.verdict)) }
+    }
+
+    /// The checks the summary counts: those in the protocols and those removed since.
+    package var checkCount: Int { checks.count + removedStatuses.count }
+
     package var summary: [CheckStatus: Int] {
-        Dictionary(grouping: checks, by: \.status).mapValues(\.count)
+        var counts = Dictionary(grouping: checks, by: \.status).mapValues(\.count)
+        for status in removedStatuses.values { counts[status, default: 0] += 1 }
+        return counts
     }
 
     package var hasFailures: Bool { checks.contains { $0.status == .failed } || removed.contains { $0.result.verdict == .fail } }

@@ -83,4 +83,21 @@ import Testing
         let markdown = ReportFormat.markdown.render(report)
         #expect(markdown.contains("- 1 check failed:\n  - tiny-target/retired-check (no longer in the protocols) fails on iPhone 15 (build 311): kept, never dropped"), "\(markdown.prefix(900))")
     }
+
+    /// The gate trips on such a failure, so every format counts it: a dashboard must not read
+    /// "0 failed" beside a failed job.
+    @Test func everyFormatCountsAFailureOfARemovedCheck() throws {
+        var fixture = try ReportFixture()
+        defer { fixture.folder.remove() }
+        try fixture.add("tiny-target/retired-check", build: "311", verdict: .fail, seconds: 5, notes: "kept, never dropped")
+        let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
+        #expect(report.hasFailures)
+        let checks = report.checks.count
+        #expect(ReportFormat.markdown.render(report).contains("Summary: \(checks + 1) checks (1 no longer in the protocols): 0 passed, 1 failed"))
+        let json = try #require(try JSONParser.parse(ReportFormat.json.render(report))["summary"])
+        #expect(json["failed"]?.intValue == 1 && json["checks"]?.intValue == checks + 1)
+        let junit = ReportFormat.junit.render(report)
+        #expect(junit.contains("failures=\"1\">") && junit.contains("<testsuite name=\"no longer in the protocols\" tests=\"1\" failures=\"1\""), "\(junit.prefix(600))")
+        #expect(junit.contains("<testcase classname=\"tiny-target\" name=\"retired-check\""))
+    }
 }

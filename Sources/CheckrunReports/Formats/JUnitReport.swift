@@ -15,8 +15,8 @@ enum JUnitReport {
 
     static func render(_ report: ReleaseReport) -> String {
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
-        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) }
-        let failures = report.checks.flatMap(\.results).filter { $0.result.verdict == .fail }.count
+        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) } + report.removed.count
+        let failures = (report.checks.flatMap(\.results) + report.removed).filter { $0.result.verdict == .fail }.count
         out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\">")
         for document in report.protocols {
             let entries = report.checks.filter { $0.reference.document.id == document.id }
@@ -34,6 +34,7 @@ enum JUnitReport {
             for (entry, reported) in cases { out += testcase(entry, reported, in: document, of: report) }
             out.append("  </testsuite>")
         }
+        out += removedSuite(report)
         out += criteriaSuite(report)
         out.append("</testsuites>")
         return out.joined(separator: "\n") + "\n"
@@ -80,6 +81,30 @@ enum JUnitReport {
         let attached = markers.map { "&#10;" + Escaping.xml($0) }.joined()
         out.append("      <system-out>\(x(told.joined(separator: "\n")))\(attached)</system-out>")
         out.append("    </testcase>")
+        return out
+    }
+
+    /// Results of checks no longer in the protocols, a testcase each: a failure of one still
+    /// fails the run, as it trips the report's gate.
+    private static func removedSuite(_ report: ReleaseReport) -> [String] {
+        guard !report.removed.isEmpty else { return [] }
+        let verdicts = report.removed.map(\.result.verdict)
+        var out = ["  <testsuite name=\"no longer in the protocols\" tests=\"\(verdicts.count)\" failures=\"\(verdicts.filter { $0 == .fail }.count)\" "
+            + "errors=\"\(verdicts.filter { $0 == .blocked }.count)\" skipped=\"\(verdicts.filter { $0 == .skipped }.count)\" time=\"0\">"]
+        for reported in report.removed {
+            let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
+            out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(name.last ?? ""))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
+            let message = x("\(reported.result.verdict?.rawValue ?? "no verdict"); the check is no longer in the protocols")
+            switch reported.result.verdict {
+            case .fail?: out.append("      <failure message=\"\(message)\" type=\"fail\">\(x(reported.result.notes ?? ""))</failure>")
+            case .blocked?: out.append("      <error message=\"\(message)\" type=\"blocked\"/>")
+            case .skipped?, nil: out.append("      <skipped message=\"\(message)\"/>")
+            case .pass?: break
+            }
+            out.append("      <system-out>\(x("build: \(reported.build)\ndevice: \(reported.device)\ntester: \(reported.tester)"))</system-out>")
+            out.append("    </testcase>")
+        }
+        out.append("  </testsuite>")
         return out
     }
 

@@ -33,7 +33,8 @@ enum ReportPhrases {
     static func summary(_ report: ReleaseReport) -> String {
         let counts = report.summary
         let parts = CheckStatus.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
-        return "\(report.checks.count) checks: " + parts.joined(separator: ", ")
+        let removed = report.removedStatuses.count
+        return "\(report.checkCount) checks\(removed == 0 ? "" : " (\(removed) no longer in the protocols)"): " + parts.joined(separator: ", ")
     }
 
     /// "hits 9 (target at least 10 of 10); stops 14 (ceiling 20, over)".
