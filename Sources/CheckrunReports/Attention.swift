@@ -13,10 +13,10 @@ package struct Attention: Sendable {
 
     init(_ report: ReleaseReport) {
         failures = report.checks.flatMap { entry in
-            entry.results.filter { $0.result.verdict == .fail }.map { (entry.reference.name, $0) }
+            entry.results.filter { $0.standing == .fail }.map { (entry.reference.name, $0) }
         }
         // A failure of a check since removed from the protocols is still a failure of this release.
-        failures += report.removed.filter { $0.result.verdict == .fail }.map { ("\($0.result.check) (no longer in the protocols)", $0) }
+        failures += report.removed.filter { $0.standing == .fail }.map { ("\($0.result.check) (no longer in the protocols)", $0) }
         gaps = report.criteria.filter(\.isCoverageGap).map(\.criterion)
         unanswered = [CheckStatus.notRun, .blocked, .skipped].map { status in
             (status, report.checks.filter { $0.status == status }.count)
@@ -33,6 +33,12 @@ package struct Attention: Sendable {
     static func describe(_ check: String, _ reported: ReportedResult, notesInFull: Bool = false) -> String {
         let device = reported.device.isEmpty ? "an unnamed device" : reported.device
         var text = "\(check) fails on \(device) (build \(reported.build))"
+        if let earlier = reported.failedEarlier {
+            let since = reported.result.verdict == .blocked ? "blocked" : "skipped"
+            text = "\(check) failed on \(device) in build \(earlier.build) and was \(since) in build \(reported.build) since, so it is not shown fixed"
+            if let notes = earlier.notes, !notes.isEmpty { text += ": " + (notesInFull || notes.count <= 160 ? notes : String(notes.prefix(160)) + "… (the full notes are with the result)") }
+            return text
+        }
         if let notes = notesPreview(reported.result, limit: notesInFull ? Int.max : 160) { text += ": " + notes }
         return text
     }

@@ -144,7 +144,8 @@ package struct ReleaseReport: Sendable {
             let outcomes = result.outcomes.map { $0?.verdict.rawValue ?? "-" }.joined(separator: ",")
             // The evidence a result shows, by hash, only when it has any: digests of reports
             // without attachments are what they were.
-            let evidence = result.attachments.isEmpty ? "" : " attachments " + result.attachments.map(\.hash).joined(separator: ",")
+            var evidence = result.attachments.isEmpty ? "" : " attachments " + result.attachments.map(\.hash).joined(separator: ",")
+            if let earlier = reported.failedEarlier { evidence += " failed-earlier \(JSONWriter.quoted(earlier.build)) \(earlier.attempt)" }
             lines.append("result \(result.id.lowercasedText) \(JSONWriter.quoted(result.check)) \(JSONWriter.quoted(reported.build)) \(JSONWriter.quoted(reported.device)) \(result.verdict?.rawValue ?? "-") \(outcomes) \(reported.amendments)\(evidence)")
         }
         return SHA256.hex(lines.joined(separator: "\n"))
@@ -162,7 +163,7 @@ package struct ReleaseReport: Sendable {
     /// Each check no longer in the protocols that has results here, by name, with its standing:
     /// counted in the summary, so a failure of one is never a gate's exit 3 beside "0 failed".
     package var removedStatuses: [String: CheckStatus] {
-        Dictionary(grouping: removed, by: \.result.check).mapValues { CheckStatus.combining($0.compactMap(\.result.verdict)) }
+        Dictionary(grouping: removed, by: \.result.check).mapValues { CheckStatus.combining($0.compactMap(\.standing)) }
     }
 
     /// The checks the summary counts: those in the protocols and those removed since.
@@ -174,7 +175,7 @@ package struct ReleaseReport: Sendable {
         return counts
     }
 
-    package var hasFailures: Bool { checks.contains { $0.status == .failed } || removed.contains { $0.result.verdict == .fail } }
+    package var hasFailures: Bool { checks.contains { $0.status == .failed } || removed.contains { $0.standing == .fail } }
 }
 
 extension ReleaseReport {
@@ -233,7 +234,7 @@ extension ReleaseReport {
         let checks = try library.allChecks.map { reference -> CheckEntry in
             var results = byCheck[reference.name] ?? []
             try answeredChecks(of: &results, reference, current: hashes[reference.document.id] ?? reference.document.contentHash, store)
-            return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.result.verdict)))
+            return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.standing)))
         }
         let known = Set(library.allChecks.map(\.name))
         history.markRemoved(keeping: known)
@@ -265,7 +266,7 @@ extension ReleaseReport {
             var remarks = [coverage.sentence]
             var inFull = remarks
             for entry in relevant where entry.status == .failed {
-                for reported in entry.results where reported.result.verdict == .fail {
+                for reported in entry.results where reported.standing == .fail {
                     remarks.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported) + ".")
                     inFull.append(Attention.describe(entry.reference.name + Coverage.caveat(entry), reported, notesInFull: true) + "." + AttachedEvidence.remark(reported))
                 }

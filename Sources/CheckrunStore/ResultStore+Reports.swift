@@ -21,6 +21,20 @@ package struct ReportedResult: Sendable, Equatable {
     /// Answered against another version of its protocol that the database does not keep: the
     /// current text is shown, and may not be the text the answers were given to.
     package var answeredUnkeptVersion = false
+    /// For a result skipped or blocked: the failure before it that no pass has followed, in
+    /// its build or an earlier one. A skip is no evidence of a fix, so the failure stands.
+    package var failedEarlier: EarlierFailure?
+
+    /// The verdict the result stands for in the release: fail while a failure stands behind a
+    /// skip or block, else its own.
+    package var standing: Verdict? { failedEarlier == nil ? result.verdict : .fail }
+
+    /// A failure that a later skip or block has not shown fixed.
+    package struct EarlierFailure: Sendable, Equatable {
+        package var build: String
+        package var attempt: Int
+        package var notes: String?
+    }
 
     package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
                 amendments: Int = 0, amendReason: String? = nil) {
@@ -158,6 +172,9 @@ extension ResultStore {
                     result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
                     tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
             }
+            if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
+                try noteEarlierFailures(of: &latest, query: query, [.text(release), SQLValue(build), .text(ranks)])
+            }
             results = latest.map(\.result)
             try loadParts(of: &results)
             problems = try shownResultProblems(results)
@@ -171,6 +188,22 @@ extension ResultStore {
             try body(latest[position])
         }
         return problems
+    }
+
+    /// For each check and device whose latest result is skipped or blocked, the latest result
+    /// that passed or failed, by the same choice as the report's: when it failed, it stands.
+    /// Run only when such a result is shown, so a release without skips pays nothing for it.
+    private func noteEarlierFailures(of latest: inout [ReportedResult], query: String, _ values: [SQLValue]) throws {
+        let decisive = query.replacingOccurrences(of: "AND r.verdict IS NOT NULL", with: "AND r.verdict IN ('pass', 'fail')")
+        var places: [String: Int] = [:]
+        for (place, reported) in latest.enumerated() where reported.result.verdict == .skipped || reported.result.verdict == .blocked {
+            places[reported.result.check + "\u{0}" + reported.device] = place
+        }
+        try database.forEach(decisive, values) { row in
+            guard let result = Self.readResult(row), result.verdict == .fail,
+                  let place = places[result.check + "\u{0}" + (row.string(14) ?? "")] else { return }
+            latest[place].failedEarlier = ReportedResult.EarlierFailure(build: row.string(13) ?? "", attempt: result.attempt, notes: result.notes)
+        }
     }
 
     /// A release and build, the unit a comparison compares.

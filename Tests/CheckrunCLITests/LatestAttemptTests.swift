@@ -53,4 +53,34 @@ import Testing
         let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
         #expect(gate.status == 3, "\(release) is newer than \(candidate): \(gate.stdout)\(gate.stderr)")
     }
+
+    /// A skip or block after a failure shows no fix: the check still counts as failed, in every
+    /// format and at the gate, and says which build failed.
+    @Test(arguments: [["--verdict", "skipped"], ["--verdict", "blocked", "--reason", "the build would not install"]])
+    func aFailureStandsBehindALaterSkipOrBlock(later: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: "310", os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap on the toolbar"], in: folder)
+        try record(build: "311", os: "18.1", later, in: folder)
+        let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
+        #expect(gate.stdout.contains("failed on iPhone 15 in build 310 and was \(later[1]) in build 311 since, so it is not shown fixed: numbers overlap"), "\(gate.stdout)")
+        #expect(gate.stdout.contains("failed in build 310 (attempt 1) and not shown fixed since, so it counts as failed"))
+        let json = try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder)
+        #expect(json.stdout.contains("\"failed\": 1") && json.stdout.contains("\"failedEarlier\": {"), "\(json.stdout)")
+        let junit = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder)
+        #expect(junit.stdout.contains("failed in build 310 (attempt 1) and not shown fixed since\" type=\"fail\">numbers overlap on the toolbar</failure>"), "\(junit.stdout)")
+        // A pass after the failure fixes it; a skip after that pass takes nothing back.
+        try record(build: "312", os: "18.1", ["--expected", "1=pass"], in: folder)
+        try record(build: "313", os: "18.1", later, in: folder)
+        #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 0)
+    }
+
+    @Test func aFailureStandsBehindASkipInTheSameBuild() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: "311", os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
+        try record(build: "311", os: "18.1", ["--verdict", "skipped"], in: folder)
+        #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
+    }
 }

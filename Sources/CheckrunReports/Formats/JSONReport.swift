@@ -94,6 +94,9 @@ enum JSONReport {
             ("check", .string(result.check)),
             ("device", .string(reported.device)), ("build", .string(reported.build)), ("tester", .string(reported.tester)),
             ("verdict", .string(result.verdict?.rawValue ?? "pass")),
+            ("failedEarlier", reported.failedEarlier.map { earlier in
+                object([("build", .string(earlier.build)), ("attempt", .integer(earlier.attempt)), ("notes", earlier.notes.map(JSONValue.string) ?? .null)])
+            } ?? .null),
             ("amendments", .integer(reported.amendments)),
             ("amendReason", reported.amendReason.map(JSONValue.string) ?? .null),
             ("blockedReason", result.blockedReason.map(JSONValue.string) ?? .null),

@@ -16,14 +16,14 @@ enum JUnitReport {
     static func render(_ report: ReleaseReport) -> String {
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) } + report.removed.count
-        let failures = (report.checks.flatMap(\.results) + report.removed).filter { $0.result.verdict == .fail }.count
+        let failures = (report.checks.flatMap(\.results) + report.removed).filter { $0.standing == .fail }.count
         out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\">")
         for document in report.protocols {
             let entries = report.checks.filter { $0.reference.document.id == document.id }
             let cases = entries.flatMap { entry in entry.results.isEmpty ? [(entry, nil)] : entry.results.map { (entry, Optional($0)) } }
-            let failed = cases.filter { $0.1?.result.verdict == .fail }.count
-            let errors = cases.filter { $0.1?.result.verdict == .blocked }.count
-            let skipped = cases.filter { $0.1 == nil || $0.1?.result.verdict == .skipped }.count
+            let failed = cases.filter { $0.1?.standing == .fail }.count
+            let errors = cases.filter { $0.1?.standing == .blocked }.count
+            let skipped = cases.filter { $0.1 == nil || $0.1?.standing == .skipped }.count
             let time = cases.compactMap { $0.1?.result.activeSeconds }.reduce(0, +)
             out.append("  <testsuite name=\"\(x(document.id))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">")
             out.append("    <properties>")
@@ -52,6 +52,30 @@ enum JUnitReport {
             if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
             properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
         }
+        if let reported, let earlier = reported.failedEarlier {
+            let message = "\(ReportPhrases.verdict(reported.result)) in build \(reported.build); failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
+            out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x(earlier.notes ?? ""))</failure>")
+        } else {
+            out += verdictElement(entry, reported)
+        }
+        var told = properties.map { "\($0.0): \($0.1)" }
+        if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
+        var markers: [String] = []
+        if let reported {
+            told += reported.result.attachments.map { "attachment: " + DisplayText.neutralised(AttachedEvidence.sentence($0)) }
+            markers = reported.result.attachments.indices.compactMap { AttachedEvidence.path(report, reported, $0) }.map { "[[ATTACHMENT|\($0)]]" }
+        }
+        // The lines that name files for CI to attach are checkrun's own, added unbroken.
+        let attached = markers.map { "&#10;" + Escaping.xml($0) }.joined()
+        out.append("      <system-out>\(x(told.joined(separator: "\n")))\(attached)</system-out>")
+        out.append("    </testcase>")
+        return out
+    }
+
+    /// The element a testcase's own verdict gives: a failure with its failed outcomes and notes,
+    /// an error for blocked, skipped for skipped or not run, nothing for a pass.
+    private static func verdictElement(_ entry: ReleaseReport.CheckEntry, _ reported: ReportedResult?) -> [String] {
+        var out: [String] = []
         switch reported?.result.verdict {
         case .fail?:
             let result = reported?.result
@@ -70,17 +94,6 @@ enum JUnitReport {
         case .pass?:
             break
         }
-        var told = properties.map { "\($0.0): \($0.1)" }
-        if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
-        var markers: [String] = []
-        if let reported {
-            told += reported.result.attachments.map { "attachment: " + DisplayText.neutralised(AttachedEvidence.sentence($0)) }
-            markers = reported.result.attachments.indices.compactMap { AttachedEvidence.path(report, reported, $0) }.map { "[[ATTACHMENT|\($0)]]" }
-        }
-        // The lines that name files for CI to attach are checkrun's own, added unbroken.
-        let attached = markers.map { "&#10;" + Escaping.xml($0) }.joined()
-        out.append("      <system-out>\(x(told.joined(separator: "\n")))\(attached)</system-out>")
-        out.append("    </testcase>")
         return out
     }
 
@@ -88,14 +101,14 @@ enum JUnitReport {
     /// fails the run, as it trips the report's gate.
     private static func removedSuite(_ report: ReleaseReport) -> [String] {
         guard !report.removed.isEmpty else { return [] }
-        let verdicts = report.removed.map(\.result.verdict)
+        let verdicts = report.removed.map(\.standing)
         var out = ["  <testsuite name=\"no longer in the protocols\" tests=\"\(verdicts.count)\" failures=\"\(verdicts.filter { $0 == .fail }.count)\" "
             + "errors=\"\(verdicts.filter { $0 == .blocked }.count)\" skipped=\"\(verdicts.filter { $0 == .skipped }.count)\" time=\"0\">"]
         for reported in report.removed {
             let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
             out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(name.last ?? ""))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
             let message = x("\(reported.result.verdict?.rawValue ?? "no verdict"); the check is no longer in the protocols")
-            switch reported.result.verdict {
+            switch reported.standing {
             case .fail?: out.append("      <failure message=\"\(message)\" type=\"fail\">\(x(reported.result.notes ?? ""))</failure>")
             case .blocked?: out.append("      <error message=\"\(message)\" type=\"blocked\"/>")
             case .skipped?, nil: out.append("      <skipped message=\"\(message)\"/>")

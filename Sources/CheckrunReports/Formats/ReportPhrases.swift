@@ -79,7 +79,10 @@ enum ReportPhrases {
 
     /// "fail" or "pass (amended once: reason)".
     static func verdict(_ reported: ReportedResult) -> String {
-        let base = verdict(reported.result)
+        var base = verdict(reported.result)
+        if let earlier = reported.failedEarlier {
+            base += "; failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since, so it counts as failed"
+        }
         guard reported.amendments > 0 else { return base }
         let times = reported.amendments == 1 ? "once" : "\(reported.amendments) times"
         return "\(base) (amended \(times)\(reported.amendReason.map { ": \($0)" } ?? ""))"
