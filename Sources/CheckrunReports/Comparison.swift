@@ -61,6 +61,10 @@ package struct BuildFigures: Sendable, Equatable {
     /// The build's verdict: the worst of each device's latest result (a failure on one device fails).
     package var verdict: Verdict
     package var protocolHash: String
+    /// The check as the database keeps the version the latest result was answered against; nil
+    /// where that version is not kept. Two builds' checks are compared by this text, so a change
+    /// to another check of the same protocol does not stop their times and counts being compared.
+    package var checkText: Check? = nil
 }
 
 /// How a verdict moved from one build to the next.
@@ -107,16 +111,25 @@ extension Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
         var devices: [String: DeviceFigures] = [:]
+        var keptChecks: [String: Check?] = [:]
 
-        func flush() {
+        func keptCheck(_ name: String, _ hash: String) throws -> Check? {
+            let key = hash + "\u{0}" + name
+            if let known = keptChecks[key] { return known }
+            let check = try store.keptCheck(named: name, version: hash)?.check
+            keptChecks[key] = .some(check)
+            return check
+        }
+
+        func flush() throws {
             guard let name = currentCheck else { return }
             for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
-                let figures: [BuildFigures?] = scopes.indices.map { index in
+                let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.latest[index] else { return nil }
                     return BuildFigures(
                         results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
                         medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
-                        verdict: newest.verdict, protocolHash: newest.hash)
+                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptCheck(name, newest.hash))
                 }
                 checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
@@ -124,13 +137,13 @@ extension Comparison {
         }
         try store.forEachTimingRow(scopes: scopes) { row in
             if row.check != currentCheck {
-                flush()
+                try flush()
                 currentCheck = row.check
                 devices = [:]
             }
             devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
-        flush()
+        try flush()
         return Comparison(scopes: scopes, threshold: threshold, checks: checks)
     }
 
@@ -213,7 +226,12 @@ extension Comparison {
             }
             change.verdictChange = verdictChange(before.verdict, after.verdict)
             if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
-            change.protocolChanged = before.protocolHash != after.protocolHash
+            // By the check's own text where both versions are kept, else by the protocol's hash.
+            if let old = before.checkText, let new = after.checkText {
+                change.protocolChanged = old != new
+            } else {
+                change.protocolChanged = before.protocolHash != after.protocolHash
+            }
             if let old = before.medianSeconds, let new = after.medianSeconds {
                 change.secondsDelta = new - old
                 change.percentDelta = old > 0 ? (new - old) / old * 100 : nil

@@ -79,7 +79,7 @@ import Testing
         let change = try #require(comparison.checks.first?.changes.first)
         #expect(change.protocolChanged)
         #expect(change.flags.isEmpty, "a slower time under a changed protocol is not a regression")
-        #expect(ComparisonFormat.text.render(comparison).contains("310 → 311: protocol changed, timings not compared"))
+        #expect(ComparisonFormat.text.render(comparison).contains("310 → 311: check changed, time and counts not compared"))
     }
 
     @Test func everyFormatRendersAndTheCSVAndJSONParseBack() throws {

@@ -14,8 +14,9 @@ struct CompareCommand: CheckrunCommand {
         build; per step from one build to the next: the change in time and percent, the verdict change
         (fixed, unblocked, regressed, new, no longer run), and a flag on each regression: a worse
         verdict, a counter that moved the wrong way for its check, a time that grew by more than the
-        threshold. A check that got better is never flagged. Where the protocol changed between two
-        builds, that is shown instead of a timing verdict. The text format says times in words.
+        threshold. A check that got better is never flagged. Where the check's own text changed between
+        two builds, that is shown instead of a verdict on its time and counts (a change to another
+        check of its protocol does not count). The text format says times in words.
         """,
         options: [
             OptionDefinition(.release, .value("R"), help: "The release whose builds to compare (default: the newest)."),

@@ -117,7 +117,7 @@ enum ReportPhrases {
         default: parts.append(change.verdictChange.rawValue)
         }
         if change.protocolChanged {
-            parts.append("protocol changed, timings not compared")
+            parts.append("check changed, time and counts not compared")
         } else {
             if let delta = change.secondsDelta {
                 let percent = change.percentDelta.map { " (" + Decimals.fixed($0, places: 0, plus: true) + "%)" } ?? ""

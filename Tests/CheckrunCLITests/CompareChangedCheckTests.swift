@@ -1,0 +1,59 @@
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// `compare` sets a check's time and counts aside only where that check's own text changed
+/// between builds: a typo fixed in another check of the same protocol once silenced a real
+/// regression (stops 14 to 40, time 60 s to 300 s) with exit 0.
+@Suite struct CompareChangedCheckTests {
+    let check = "motor-accessibility/switch-control-stops-to-pay"
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path)
+    }
+
+    func record(build: String, stops: Int, seconds: Int, in folder: TemporaryFolder) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15",
+                                     "--expected", "1=pass", "--expected", "2=pass", "--count", "stops=\(stops)", "--seconds", String(seconds)], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+    }
+
+    /// Rewrites one check of the protocol file in the folder, as a maintainer's edit would.
+    func edit(_ folder: TemporaryFolder, check id: String, _ change: (inout [String: Any]) -> Void) throws {
+        let path = folder.path("protocols/motor-accessibility.json")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var checks = try #require(document["checks"] as? [[String: Any]])
+        let index = try #require(checks.firstIndex { $0["id"] as? String == id })
+        change(&checks[index])
+        document["checks"] = checks
+        try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: path))
+    }
+
+    func folderWithProtocols() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Repository.path("protocols"), toPath: folder.path("protocols"))
+        return folder
+    }
+
+    @Test func anotherChecksEditDoesNotSilenceARegression() throws {
+        let folder = try folderWithProtocols()
+        defer { folder.remove() }
+        try record(build: "310", stops: 14, seconds: 60, in: folder)
+        try edit(folder, check: "hit-area-audit") { $0["notes"] = "Decision 1: Small icon, 44 pt hit area (typo fixed)." }
+        try record(build: "311", stops: 40, seconds: 300, in: folder)
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3, "\(compared.stdout)\(compared.stderr)")
+        #expect(compared.stdout.contains("stops +26") && !compared.stdout.contains("check changed"), "\(compared.stdout)")
+    }
+
+    @Test func theChecksOwnEditSetsItsTimeAndCountsAside() throws {
+        let folder = try folderWithProtocols()
+        defer { folder.remove() }
+        try record(build: "310", stops: 14, seconds: 60, in: folder)
+        try edit(folder, check: "switch-control-stops-to-pay") { $0["task"] = "pay for the basket with Switch Control, item scanning, from the new checkout" }
+        try record(build: "311", stops: 40, seconds: 300, in: folder)
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 0, "\(compared.stdout)\(compared.stderr)")
+        #expect(compared.stdout.contains("check changed, time and counts not compared"), "\(compared.stdout)")
+    }
+}
