@@ -9,6 +9,8 @@ package struct Coverage: Sendable, Equatable {
     package var failed = 0
     package var blocked = 0
     package var skipped = 0
+    /// Checks answered not applicable on every device they were tested on.
+    package var notApplicable = 0
     package var notRun = 0
     /// Passed or failed checks whose protocol is a draft or whose check awaits review.
     package var provisional = 0
@@ -21,6 +23,7 @@ package struct Coverage: Sendable, Equatable {
             case .failed: failed += 1
             case .blocked: blocked += 1
             case .skipped: skipped += 1
+            case .notApplicable: notApplicable += 1
             case .notRun: notRun += 1
             }
             if (entry.status == .passed || entry.status == .failed) && !Self.caveat(entry).isEmpty { provisional += 1 }
@@ -30,15 +33,16 @@ package struct Coverage: Sendable, Equatable {
     /// The term the evidence supports.
     package var conformance: Conformance {
         if failed > 0 { return passed == 0 ? .doesNotSupport : .partiallySupports }
-        if passed == 0 { return .notEvaluated }
-        return passed == mapped ? .supports : .incomplete
+        if passed == 0 { return notApplicable > 0 && notApplicable == mapped ? .notApplicable : .notEvaluated }
+        // A check that does not apply takes nothing from the evidence of those that passed.
+        return passed + notApplicable == mapped ? .supports : .incomplete
     }
 
     /// "1 of 7 mapped checks passed; 6 not run."
     package var sentence: String {
         guard mapped > 0 else { return "No mapped checks." }
         var parts = ["\(passed) of \(mapped) mapped check\(mapped == 1 ? "" : "s") passed"]
-        for (count, word) in [(failed, "failed"), (blocked, "blocked"), (skipped, "skipped"), (notRun, "not run")] where count > 0 {
+        for (count, word) in [(failed, "failed"), (blocked, "blocked"), (skipped, "skipped"), (notApplicable, "not applicable"), (notRun, "not run")] where count > 0 {
             parts.append("\(count) \(word)")
         }
         if provisional > 0 { parts.append("\(provisional) of the results from a draft protocol or a check marked for review") }

@@ -5,7 +5,17 @@ import Foundation
 /// A check's standing in the release, across devices.
 package enum CheckStatus: String, Sendable, CaseIterable {
     case passed, failed, blocked, skipped
+    case notApplicable = "not applicable"
     case notRun = "not run"
+
+    /// One status for a check's latest results, one per device. A device where every answered
+    /// outcome was not applicable adds nothing; where that is every device, the check is not
+    /// applicable.
+    static func combining(_ results: [ReportedResult]) -> CheckStatus {
+        let applicable = results.filter { !$0.result.passedOnlyAsNotApplicable }
+        if applicable.isEmpty && !results.isEmpty { return .notApplicable }
+        return combining(applicable.compactMap(\.standing))
+    }
 
     /// One status for several devices: any failure fails the check, then blocked, then
     /// skipped; it passed only when it passed on every device (a pass beside a skip is no
@@ -24,6 +34,8 @@ package enum Conformance: String, Sendable {
     case supports = "Supports"
     case partiallySupports = "Partially Supports"
     case doesNotSupport = "Does Not Support"
+    /// Every mapped check was answered not applicable on every device.
+    case notApplicable = "Not Applicable"
     /// Some mapped checks passed, none failed, and the rest were not run, skipped or blocked:
     /// not enough evidence for Supports, and no evidence against it.
     case incomplete = "Incomplete"
@@ -35,6 +47,7 @@ package enum Conformance: String, Sendable {
         case .supports: return "supports"
         case .partiallySupports: return "partially-supports"
         case .doesNotSupport: return "does-not-support"
+        case .notApplicable: return "not-applicable"
         // OpenACR has no term for partial evidence: the level is left for the lead to decide.
         case .incomplete: return ""
         case .notEvaluated: return "not-evaluated"
@@ -163,7 +176,7 @@ package struct ReleaseReport: Sendable {
     /// Each check no longer in the protocols that has results here, by name, with its standing:
     /// counted in the summary, so a failure of one is never a gate's exit 3 beside "0 failed".
     package var removedStatuses: [String: CheckStatus] {
-        Dictionary(grouping: removed, by: \.result.check).mapValues { CheckStatus.combining($0.compactMap(\.standing)) }
+        Dictionary(grouping: removed, by: \.result.check).mapValues { CheckStatus.combining($0) }
     }
 
     /// The checks the summary counts: those in the protocols and those removed since.
@@ -234,7 +247,7 @@ extension ReleaseReport {
         let checks = try library.allChecks.map { reference -> CheckEntry in
             var results = byCheck[reference.name] ?? []
             try answeredChecks(of: &results, reference, current: hashes[reference.document.id] ?? reference.document.contentHash, store)
-            return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results.compactMap(\.standing)))
+            return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results))
         }
         let known = Set(library.allChecks.map(\.name))
         history.markRemoved(keeping: known)
@@ -274,12 +287,14 @@ extension ReleaseReport {
             var rest: [String] = []
             let passed = relevant.filter { $0.status == .passed }
             if !passed.isEmpty { rest.append("Passed: \(passed.map { $0.reference.name + Coverage.caveat($0) }.joined(separator: ", ")).") }
-            let open = relevant.filter { $0.status != .passed && $0.status != .failed }
+            let notApplicable = relevant.filter { $0.status == .notApplicable }
+            if !notApplicable.isEmpty { rest.append("Not applicable: \(notApplicable.map(\.reference.name).joined(separator: ", ")).") }
+            let open = relevant.filter { ![.passed, .failed, .notApplicable].contains($0.status) }
             if !open.isEmpty { rest.append("Without a pass or fail: \(open.map { "\($0.reference.name) (\($0.status.rawValue))" }.joined(separator: ", ")).") }
             if relevant.isEmpty { rest.append("No protocol maps this criterion.") }
             return CriterionRow(
                 criterion: criterion, checks: relevant.map(\.reference.name), conformance: coverage.conformance, coverage: coverage,
-                isCoverageGap: coverage.passed + coverage.failed == 0 && criterion.level != .aaa,
+                isCoverageGap: coverage.passed + coverage.failed + coverage.notApplicable == 0 && criterion.level != .aaa,
                 remarks: (remarks + rest).joined(separator: " "), remarksInFull: (inFull + rest).joined(separator: " "))
         }
     }

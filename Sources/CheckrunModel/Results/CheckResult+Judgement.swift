@@ -23,6 +23,14 @@ extension CheckResult {
         return failures(against: check).isEmpty ? .pass : .fail
     }
 
+    /// A pass in which no expected outcome passed and every answered one is not applicable: the
+    /// check does not apply to what was tested, which is no evidence that it supports what the
+    /// check tests (a report's term is then Not Applicable, never Supports).
+    package var passedOnlyAsNotApplicable: Bool {
+        let answered = outcomes.compactMap { $0 }
+        return verdict == .pass && !answered.isEmpty && answered.allSatisfy { $0.verdict == .notApplicable }
+    }
+
     /// Whether something failed that no note explains yet, which makes notes required.
     /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
     package func needsNotes(_ check: Check) -> Bool {

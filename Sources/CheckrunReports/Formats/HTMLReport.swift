@@ -79,7 +79,7 @@ enum HTMLReport {
         let h = Escaping.html
         var out: [String] = []
         out.append("<h2>WCAG 2.2 conformance</h2>")
-        out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
+        out.append("<p>Level A and AA criteria, and the AAA criteria a protocol maps. A criterion Supports only when every check mapped to it passed or did not apply; it is Not Applicable when none applied; with passes and checks not run, skipped or blocked it is Incomplete; each row says how much evidence it rests on. \"Not evaluated\" on an A or AA criterion is a gap in test coverage, not a conformance term.</p>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Conformance by success criterion\"><table><caption>Conformance by success criterion</caption>")
         out.append("<thead><tr><th scope=\"col\">Criterion</th><th scope=\"col\">Level</th><th scope=\"col\">Conformance</th><th scope=\"col\">Checks</th><th scope=\"col\">Remarks</th></tr></thead><tbody>")
         for row in report.criteriaEvaluatedFirst {
@@ -97,9 +97,9 @@ enum HTMLReport {
         var out: [String] = []
         out.append("<h2>By assistive technology</h2>")
         out.append("<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Checks by profile\"><table><caption>Checks by profile</caption>")
-        out.append("<thead><tr><th scope=\"col\">Profile</th><th scope=\"col\">Passed</th><th scope=\"col\">Failed</th><th scope=\"col\">Blocked</th><th scope=\"col\">Skipped</th><th scope=\"col\">Not run</th></tr></thead><tbody>")
+        out.append("<thead><tr><th scope=\"col\">Profile</th><th scope=\"col\">Passed</th><th scope=\"col\">Failed</th><th scope=\"col\">Blocked</th><th scope=\"col\">Skipped</th><th scope=\"col\">Not applicable</th><th scope=\"col\">Not run</th></tr></thead><tbody>")
         for row in report.profiles {
-            let cells = [CheckStatus.passed, .failed, .blocked, .skipped, .notRun].map { "<td>\(row.counts[$0] ?? 0)</td>" }.joined()
+            let cells = [CheckStatus.passed, .failed, .blocked, .skipped, .notApplicable, .notRun].map { "<td>\(row.counts[$0] ?? 0)</td>" }.joined()
             out.append("<tr><th scope=\"row\">\(h(row.profile))</th>\(cells)</tr>")
         }
         out.append("</tbody></table></div>")
@@ -122,7 +122,7 @@ enum HTMLReport {
         for document in report.protocols {
             out.append("<h3>\(h(document.title)) (\(h(document.id)))</h3>")
             for entry in report.checks where entry.reference.document.id == document.id {
-                out.append("<h4>\(h(entry.reference.name)): <span class=\"\(entry.status == .notRun ? "gap" : entry.status.rawValue)\">\(entry.status.rawValue)</span></h4>")
+                out.append("<h4>\(h(entry.reference.name)): <span class=\"\(entry.status == .notRun ? "gap" : entry.status.rawValue.replacingOccurrences(of: " ", with: "-"))\">\(entry.status.rawValue)</span></h4>")
                 out.append("<p>Profile: \(h(entry.reference.check.profile)). Task: \(h(entry.reference.check.task)).</p>")
                 if entry.results.isEmpty { out.append("<p>Not run in this release.</p>") } else { out += resultTable(entry.results, entry.reference.check) }
                 out += evidenceList(report, entry.results, title: "Attachments: " + entry.reference.name, headingLevel: 5)

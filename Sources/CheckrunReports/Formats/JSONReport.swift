@@ -29,7 +29,7 @@ enum JSONReport {
                 ("profile", .string(row.profile)),
                 ("passed", .integer(row.counts[.passed] ?? 0)), ("failed", .integer(row.counts[.failed] ?? 0)),
                 ("blocked", .integer(row.counts[.blocked] ?? 0)), ("skipped", .integer(row.counts[.skipped] ?? 0)),
-                ("notRun", .integer(row.counts[.notRun] ?? 0)),
+                ("notApplicable", .integer(row.counts[.notApplicable] ?? 0)), ("notRun", .integer(row.counts[.notRun] ?? 0)),
             ])) })),
             ("checks", .array(report.checks.map { node(check($0, report)) })),
             ("removed", .array(report.removed.map { node(result($0, nil, report)) })),
@@ -59,6 +59,7 @@ enum JSONReport {
             ("failed", .integer(counts[.failed] ?? 0)),
             ("blocked", .integer(counts[.blocked] ?? 0)),
             ("skipped", .integer(counts[.skipped] ?? 0)),
+            ("notApplicable", .integer(counts[.notApplicable] ?? 0)),
             ("notRun", .integer(counts[.notRun] ?? 0)),
         ])
     }
@@ -71,7 +72,8 @@ enum JSONReport {
             ("coverageGap", .bool(row.isCoverageGap)),
             ("coverage", object([
                 ("mapped", .integer(row.coverage.mapped)), ("passed", .integer(row.coverage.passed)), ("failed", .integer(row.coverage.failed)),
-                ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)), ("notRun", .integer(row.coverage.notRun)),
+                ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)),
+                ("notApplicable", .integer(row.coverage.notApplicable)), ("notRun", .integer(row.coverage.notRun)),
                 ("provisional", .integer(row.coverage.provisional)), ("sentence", .string(row.coverage.sentence)),
             ])),
             ("checks", strings(row.checks)), ("remarks", .string(row.remarks)),

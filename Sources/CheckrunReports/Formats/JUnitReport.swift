@@ -126,7 +126,7 @@ enum JUnitReport {
     private static func criteriaSuite(_ report: ReleaseReport) -> [String] {
         let rows = report.criteria.filter { !$0.checks.isEmpty }
         let failing = rows.filter { $0.conformance == .doesNotSupport || $0.conformance == .partiallySupports }.count
-        let open = rows.filter { $0.conformance == .incomplete || $0.conformance == .notEvaluated }.count
+        let open = rows.filter { [.incomplete, .notEvaluated, .notApplicable].contains($0.conformance) }.count
         var out = ["  <testsuite name=\"WCAG 2.2\" tests=\"\(rows.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"\(open)\" time=\"0\">"]
         for row in rows {
             out.append("    <testcase classname=\"wcag\" name=\"\(x(row.criterion.title))\" time=\"0\">")
@@ -135,6 +135,7 @@ enum JUnitReport {
             case .doesNotSupport, .partiallySupports: out.append("      <failure message=\"\(message)\" type=\"conformance\"/>")
             case .incomplete, .notEvaluated: out.append("      <skipped message=\"\(message)\"/>")
             case .supports: break
+            case .notApplicable: out.append("      <skipped message=\"\(message)\"/>")
             }
             out.append("      <system-out>\(x(row.remarks))</system-out>")
             out.append("    </testcase>")

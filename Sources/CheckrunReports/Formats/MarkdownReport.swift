@@ -69,10 +69,10 @@ enum MarkdownReport {
         var out: [String] = []
         out.append("## By assistive technology")
         out.append("")
-        out.append("| Profile | Passed | Failed | Blocked | Skipped | Not run |")
-        out.append("| --- | --- | --- | --- | --- | --- |")
+        out.append("| Profile | Passed | Failed | Blocked | Skipped | Not applicable | Not run |")
+        out.append("| --- | --- | --- | --- | --- | --- | --- |")
         for row in report.profiles {
-            let counts = [CheckStatus.passed, .failed, .blocked, .skipped, .notRun].map { String(row.counts[$0] ?? 0) }
+            let counts = [CheckStatus.passed, .failed, .blocked, .skipped, .notApplicable, .notRun].map { String(row.counts[$0] ?? 0) }
             out.append("| \(e(row.profile)) | " + counts.joined(separator: " | ") + " |")
         }
         out.append("")

@@ -32,7 +32,8 @@ enum ReportPhrases {
 
     static func summary(_ report: ReleaseReport) -> String {
         let counts = report.summary
-        let parts = CheckStatus.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
+        // "not applicable" only where a check was: the summary reads as it always has otherwise.
+        let parts = CheckStatus.allCases.filter { $0 != .notApplicable || counts[$0] != nil }.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
         let removed = report.removedStatuses.count
         return "\(report.checkCount) checks\(removed == 0 ? "" : " (\(removed) no longer in the protocols)"): " + parts.joined(separator: ", ")
     }

@@ -1,0 +1,49 @@
+import CheckrunModel
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// A check whose every answered outcome was not applicable is no evidence of support: it is
+/// "not applicable", and a criterion only such checks map is Not Applicable, never Supports.
+@Suite struct NotApplicableTests {
+    let protocols = Repository.path("protocols")
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func record(_ check: String, _ answers: [String], in folder: TemporaryFolder) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", check, "--device", "iPhone 15"] + answers, in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+    }
+
+    func criterion(_ number: String, in report: JSONNode) -> JSONNode? {
+        report["wcag"]?.arrayValue?.first { $0["criterion"]?.stringValue == number }
+    }
+
+    @Test func checksThatDidNotApplyMakeNotApplicableNeverSupports() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("over-grouped-control/switch-control", ["--expected", "1=na", "--expected", "2=na"], in: folder)
+        try record("over-grouped-control/voiceover", (1...5).flatMap { ["--expected", "\($0)=na"] }, in: folder)
+        let json = try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder)
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONParser.parse(json.stdout)
+        #expect(report["summary"]?["notApplicable"]?.intValue == 2 && report["summary"]?["passed"]?.intValue == 0)
+        #expect(criterion("2.1.1", in: report)?["conformance"]?.stringValue == "Not Applicable", "\(json.stdout.prefix(2000))")
+        #expect(criterion("2.1.1", in: report)?["coverageGap"]?.value == .bool(false))
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder)
+        #expect(markdown.stdout.contains("| 2.1.1 Keyboard | A | Not Applicable |"), "\(markdown.stdout)")
+        #expect(markdown.stdout.contains("2 not applicable"))
+    }
+
+    @Test func aCheckThatDidNotApplyTakesNothingFromAPass() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("over-grouped-control/switch-control", ["--expected", "1=na", "--expected", "2=na"], in: folder)
+        try record("over-grouped-control/voiceover", (1...5).flatMap { ["--expected", "\($0)=pass"] }, in: folder)
+        let report = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        #expect(criterion("2.1.1", in: report)?["conformance"]?.stringValue == "Supports")
+        #expect(criterion("2.1.1", in: report)?["coverage"]?["sentence"]?.stringValue == "1 of 2 mapped checks passed; 1 not applicable.")
+    }
+}
