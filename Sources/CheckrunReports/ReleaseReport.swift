@@ -2,59 +2,6 @@ import CheckrunModel
 import CheckrunStore
 import Foundation
 
-/// A check's standing in the release, across devices.
-package enum CheckStatus: String, Sendable, CaseIterable {
-    case passed, failed, blocked, skipped
-    case notApplicable = "not applicable"
-    case notRun = "not run"
-
-    /// One status for a check's latest results, one per device. A device where every answered
-    /// outcome was not applicable adds nothing; where that is every device, the check is not
-    /// applicable.
-    static func combining(_ results: [ReportedResult]) -> CheckStatus {
-        let applicable = results.filter { !$0.result.passedOnlyAsNotApplicable }
-        if applicable.isEmpty && !results.isEmpty { return .notApplicable }
-        return combining(applicable.compactMap(\.standing))
-    }
-
-    /// One status for several devices: any failure fails the check, then blocked, then
-    /// skipped; it passed only when it passed on every device (a pass beside a skip is no
-    /// evidence that the check passes everywhere).
-    static func combining(_ verdicts: [Verdict]) -> CheckStatus {
-        if verdicts.isEmpty { return .notRun }
-        if verdicts.contains(.fail) { return .failed }
-        if verdicts.contains(.blocked) { return .blocked }
-        if verdicts.contains(.skipped) { return .skipped }
-        return .passed
-    }
-}
-
-/// VPAT / OpenACR conformance terms.
-package enum Conformance: String, Sendable {
-    case supports = "Supports"
-    case partiallySupports = "Partially Supports"
-    case doesNotSupport = "Does Not Support"
-    /// Every mapped check was answered not applicable on every device.
-    case notApplicable = "Not Applicable"
-    /// Some mapped checks passed, none failed, and the rest were not run, skipped or blocked:
-    /// not enough evidence for Supports, and no evidence against it.
-    case incomplete = "Incomplete"
-    case notEvaluated = "Not Evaluated"
-
-    /// The OpenACR catalog's term id.
-    package var openACRLevel: String {
-        switch self {
-        case .supports: return "supports"
-        case .partiallySupports: return "partially-supports"
-        case .doesNotSupport: return "does-not-support"
-        case .notApplicable: return "not-applicable"
-        // OpenACR has no term for partial evidence: the level is left for the lead to decide.
-        case .incomplete: return ""
-        case .notEvaluated: return "not-evaluated"
-        }
-    }
-}
-
 /// The per-release compliance report: everything each format renders.
 package struct ReleaseReport: Sendable {
     package struct ProtocolEntry: Sendable {
