@@ -56,4 +56,15 @@ import Testing
         #expect(compared.status == 0, "\(compared.stdout)\(compared.stderr)")
         #expect(compared.stdout.contains("check changed, time and counts not compared"), "\(compared.stdout)")
     }
+
+    @Test func buildsGivenOutOfBuildOrderAreSaid() throws {
+        let folder = try folderWithProtocols()
+        defer { folder.remove() }
+        try record(build: "310", stops: 14, seconds: 60, in: folder)
+        try record(build: "311", stops: 40, seconds: 300, in: folder)
+        let backwards = try checkrun(["compare", "--release", "2.4", "--builds", "311,310"], in: folder)
+        #expect(backwards.stderr.contains("warning: --builds 311,310 is not in build order (310, 311)"), "\(backwards.stderr)")
+        let forwards = try checkrun(["compare", "--release", "2.4", "--builds", "310,311"], in: folder)
+        #expect(!forwards.stderr.contains("warning"), "\(forwards.stderr)")
+    }
 }

@@ -48,7 +48,7 @@ struct CompareCommand: CheckrunCommand {
             threshold = value
         }
         let store = try context.openStore(.readOnly)
-        let scopes = try resolveScopes(arguments, store)
+        let scopes = try resolveScopes(arguments, store, warn: context.warn)
         let library = try context.loadProtocols(orStoredIn: store)
         let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
@@ -64,7 +64,7 @@ struct CompareCommand: CheckrunCommand {
         return 0
     }
 
-    private static func resolveScopes(_ arguments: ParsedArguments, _ store: ResultStore) throws -> [ResultStore.BuildScope] {
+    private static func resolveScopes(_ arguments: ParsedArguments, _ store: ResultStore, warn: (String) -> Void) throws -> [ResultStore.BuildScope] {
         func check(release: String) throws {
             do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }
@@ -93,6 +93,12 @@ struct CompareCommand: CheckrunCommand {
         if let list = arguments.value(.builds) {
             let chosen = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for build in chosen { try check(build: build, of: release) }
+            // Kept as given (a comparison may go back on purpose), but said: read the other way,
+            // a regression is called fixed, and --fail-on-regression lets it through.
+            let inBuildOrder = builds.filter { chosen.contains($0) }
+            if chosen != inBuildOrder {
+                warn("--builds \(chosen.joined(separator: ",")) is not in build order (\(inBuildOrder.joined(separator: ", "))); each change is read from the build before to the one after as given, so a fix may read as a regression and a regression as fixed")
+            }
             builds = chosen
         }
         guard builds.count >= 2 else {
