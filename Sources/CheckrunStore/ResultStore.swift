@@ -211,10 +211,15 @@ package final class ResultStore {
         return found
     }
 
+    /// The newest session whose plan is not done yet, judged by its answers as `sessions` judges
+    /// it, not by the finished mark: a session marked finished while a check is still open (one
+    /// left out of a resume, say) is found too.
     package func latestUnfinishedSession() throws -> Session? {
-        try database.query(
-            "SELECT \(Self.sessionColumns) FROM sessions WHERE finished_at IS NULL ORDER BY started_at DESC LIMIT 1",
-            [], Self.readSession).compactMap { $0 }.first
+        var found: Session?
+        try forEachSessionSummary { summary in
+            if !summary.isComplete, found.map({ summary.session.startedAt >= $0.startedAt }) ?? true { found = summary.session }
+        }
+        return found
     }
 
     /// A session with how far it got, every verdict counted (of each check's latest attempt in

@@ -87,7 +87,11 @@ package struct Walk: Sendable {
         guard let index = currentCheck else { return nil }
         if blocking != nil { return .blockReason }
         let check = plan[index].check
-        return WalkStep.steps(for: check).first { !results[index].isAnswered($0, check) }
+        let steps = WalkStep.steps(for: check)
+        // Every step answered but no verdict (a skip or block taken back): the last step is asked
+        // again, and its answer (Enter keeps it) concludes the check. Without it the walk had
+        // nothing to ask and ended, calling the session complete over an open check.
+        return steps.first { !results[index].isAnswered($0, check) } ?? steps.last
     }
 
     package var prompt: Prompt? {

@@ -30,6 +30,9 @@ struct WalkRunner {
         case finished, quit, endOfInput, interrupted
     }
 
+    /// The most a Linux terminal in line mode hands over of one line (its buffer less the line end).
+    static let terminalLineLimit = 4095
+
     var resumeHint: String {
         context.resumeCommand(walk.session.shortID)
     }
@@ -68,6 +71,12 @@ struct WalkRunner {
                     if terminal != nil { context.print() }
                     ending = .endOfInput
                     break loop
+                }
+                // A terminal in line mode keeps at most 4,095 bytes of a line and drops the rest
+                // unseen: such a line is refused whole rather than saved cut short.
+                if terminal != nil && line.utf8.count >= Self.terminalLineLimit {
+                    context.print("That line reached the terminal's limit of 4,095 characters, so its end was cut off; nothing was saved from it. Put long text such as a log in a ticket and type its link, or pipe the answers in.")
+                    continue loop
                 }
                 input = line
                 if terminal == nil { context.print("> " + DisplayText.preview(line, limit: 500)) }
@@ -137,6 +146,13 @@ struct WalkRunner {
     private func finish(_ ending: Ending) throws -> Int32 {
         let remaining = walk.results.count - walk.doneCount
         switch ending {
+        case .finished where walk.plan.count < walk.session.plan.count:
+            // Checks left out of this resume (not in the protocols, or of an unkept version) are
+            // still open: the session is not called complete, so `resume` finds it again.
+            let left = walk.session.plan.count - walk.plan.count
+            context.print()
+            context.print("Every check walked here is done, but \(left) check\(left == 1 ? " was" : "s were") left out, so session \(walk.session.shortID) stays unfinished. Resume with: \(resumeHint)")
+            return 0
         case .finished:
             try store.finish(sessionID: walk.session.id, at: context.now())
             let verdicts = walk.results.compactMap(\.verdict)
