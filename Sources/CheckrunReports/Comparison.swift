@@ -61,10 +61,12 @@ package struct BuildFigures: Sendable, Equatable {
     /// The build's verdict: the worst of each device's latest result (a failure on one device fails).
     package var verdict: Verdict
     package var protocolHash: String
-    /// The check as the database keeps the version the latest result was answered against; nil
-    /// where that version is not kept. Two builds' checks are compared by this text, so a change
-    /// to another check of the same protocol does not stop their times and counts being compared.
-    package var checkText: Check? = nil
+    /// Which text of the check the latest result was answered against, as the database keeps
+    /// the versions: equal numbers are the same text (nil where the version is not kept). Two
+    /// builds are compared by it, so a change to another check of the same protocol does not
+    /// stop their times and counts being compared. A number, not the text: a report's history
+    /// holds a figure per check, device and build.
+    package var checkText: Int? = nil
 }
 
 /// How a verdict moved from one build to the next.
@@ -111,25 +113,34 @@ extension Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
         var devices: [String: DeviceFigures] = [:]
-        var keptChecks: [String: Check?] = [:]
-
-        func keptCheck(_ name: String, _ hash: String) throws -> Check? {
-            let key = hash + "\u{0}" + name
-            if let known = keptChecks[key] { return known }
-            let check = try store.keptCheck(named: name, version: hash)?.check
-            keptChecks[key] = .some(check)
-            return check
-        }
 
         func flush() throws {
             guard let name = currentCheck else { return }
+            // The check's distinct texts among the versions its results were answered against.
+            var texts: [Check] = []
+            var textOf: [String: Int?] = [:]
+            var last: (hash: String, number: Int?)?
+            func keptText(_ hash: String) throws -> Int? {
+                // Nearly every build of a check has the version the one before had.
+                if let last, last.hash == hash { return last.number }
+                if let known = textOf[hash] {
+                    last = (hash, known)
+                    return known
+                }
+                let number = try store.keptCheck(named: name, version: hash).map { kept in
+                    texts.firstIndex(of: kept.check) ?? { texts.append(kept.check); return texts.count - 1 }()
+                }
+                textOf[hash] = .some(number)
+                last = (hash, number)
+                return number
+            }
             for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.latest[index] else { return nil }
                     return BuildFigures(
                         results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
                         medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
-                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptCheck(name, newest.hash))
+                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash))
                 }
                 checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
