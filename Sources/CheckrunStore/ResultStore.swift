@@ -211,15 +211,13 @@ package final class ResultStore {
         return found
     }
 
-    /// The newest session whose plan is not done yet, judged by its answers as `sessions` judges
-    /// it, not by the finished mark: a session marked finished while a check is still open (one
-    /// left out of a resume, say) is found too.
+    /// The newest session not marked finished. Only a walk that asked every check of the plan
+    /// marks one (a resume that left checks out does not), so this is one indexed query, not a
+    /// count of every session's answers (3 s instead of 0.1 s at a million results on a server).
     package func latestUnfinishedSession() throws -> Session? {
-        var found: Session?
-        try forEachSessionSummary { summary in
-            if !summary.isComplete, found.map({ summary.session.startedAt >= $0.startedAt }) ?? true { found = summary.session }
-        }
-        return found
+        try database.query(
+            "SELECT \(Self.sessionColumns) FROM sessions WHERE finished_at IS NULL ORDER BY started_at DESC LIMIT 1",
+            [], Self.readSession).compactMap { $0 }.first
     }
 
     /// A session with how far it got, every verdict counted (of each check's latest attempt in
