@@ -128,7 +128,7 @@ extension Comparison {
                     return known
                 }
                 let number = try store.keptCheck(named: name, version: hash).map { kept in
-                    texts.firstIndex(of: kept.check) ?? { texts.append(kept.check); return texts.count - 1 }()
+                    texts.firstIndex { measuresAlike($0, kept.check) } ?? { texts.append(kept.check); return texts.count - 1 }()
                 }
                 textOf[hash] = .some(number)
                 last = (hash, number)
@@ -176,9 +176,9 @@ extension Comparison {
             counts[row.scope] += 1
             if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
             for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
-            // The attempt begun last is the latest, as in a report: an amendment moves no attempt.
-            if (latest[row.scope]?.at ?? -.infinity) <= row.startedAt {
-                latest[row.scope] = (row.verdict, row.protocolHash, row.startedAt)
+            // The attempt answered last is the latest, as in a report (amendments aside).
+            if (latest[row.scope]?.at ?? -.infinity) <= row.answeredAt {
+                latest[row.scope] = (row.verdict, row.protocolHash, row.answeredAt)
             }
         }
     }
@@ -265,6 +265,14 @@ extension Comparison {
             result.append(change)
         }
         return result
+    }
+
+    /// Whether two texts of a check measure the same thing: the same way of using the phone,
+    /// task, outcomes, counters and time limit. Its WCAG mapping, notes for the tester and review
+    /// mark say nothing of what a time or count means, so a change to them sets nothing aside.
+    static func measuresAlike(_ a: Check, _ b: Check) -> Bool {
+        a.profile == b.profile && a.technology == b.technology && a.task == b.task && a.expected == b.expected
+            && a.counters == b.counters && a.timeLimit == b.timeLimit
     }
 
     static func verdictChange(_ before: Verdict, _ after: Verdict) -> VerdictChange {

@@ -241,7 +241,7 @@ extension ReleaseReport {
             if relevant.isEmpty { rest.append("No protocol maps this criterion.") }
             return CriterionRow(
                 criterion: criterion, checks: relevant.map(\.reference.name), conformance: coverage.conformance, coverage: coverage,
-                isCoverageGap: coverage.passed + coverage.failed + coverage.notApplicable == 0 && criterion.level != .aaa,
+                isCoverageGap: coverage.passed + coverage.failed == 0 && coverage.conformance != .notApplicable && criterion.level != .aaa,
                 remarks: (remarks + rest).joined(separator: " "), remarksInFull: (inFull + rest).joined(separator: " "))
         }
     }

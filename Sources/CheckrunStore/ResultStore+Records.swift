@@ -83,7 +83,7 @@ extension ResultStore {
             SELECT r.session_id, r.id FROM results r JOIN sessions s ON s.id = r.session_id
             WHERE r.check_name = ?1 AND s.release = ?2 AND s.build = ?3 AND (?4 IS NULL OR s.device = ?4)
                 AND (?5 IS NULL OR s.os_version = ?5) AND r.verdict IS NOT NULL
-            ORDER BY r.started_at DESC, r.attempt DESC
+            ORDER BY r.updated_at DESC, r.attempt DESC
             """, [.text(check), .text(release), .text(build), SQLValue(device), SQLValue(osVersion)]) { ($0.string(0).flatMap(UUID.init(text:)), $0.string(1)) }
         var found: [CheckResult] = []
         for case let (session?, id?) in ids {

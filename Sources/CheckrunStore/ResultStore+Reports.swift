@@ -117,14 +117,16 @@ extension ResultStore {
     ///
     /// Two passes of GROUP BY, not a window: SQLite takes the row's other columns from the row
     /// holding the max(), and windows sorted the whole release three to four times slower.
-    /// Within the newest build the key orders by the time each attempt began, to the
-    /// microsecond, then by attempt: never by the time it was last answered, which an amendment
-    /// moves, so correcting an older attempt's notes cannot make it the latest.
+    /// Within the newest build the key orders by the time each attempt was last answered, to the
+    /// microsecond, then by attempt: the latest observation counts (a tester who began first and
+    /// answered a failure last is not outdone by a pass begun later). An amendment is not an
+    /// answer and leaves that time as it was, so correcting an older attempt never makes it
+    /// the latest.
     package static let latestResultQuery = """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
             SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
-                CAST(r.started_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
+                CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
         ),
@@ -159,7 +161,8 @@ extension ResultStore {
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in a query per table instead of one per result.
         var latest: [ReportedResult] = []
-        let ranks = JSONWriter.compact(.array(try builds(release: release).map { JSONNode(.string($0)) }))
+        let ordered = try builds(release: release)
+        let ranks = JSONWriter.compact(.array(ordered.map { JSONNode(.string($0)) }))
         let query = database.engine == .sqlite ? Self.latestResultQuery : PostgresStatements.latestResultQuery(Self.resultColumns)
         // One snapshot for the choice, the parts and the records they are compared with.
         try database.beginSnapshot()
@@ -173,7 +176,11 @@ extension ResultStore {
                     tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
             }
             if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-                try noteEarlierFailures(of: &latest, query: query, [.text(release), SQLValue(build), .text(ranks)])
+                // Every build up to the one reported on: a failure in an earlier build stands
+                // behind a skip in this one.
+                let upTo = build.flatMap { ordered.firstIndex(of: $0) }.map { Array(ordered[...$0]) } ?? ordered
+                let earlier = JSONWriter.compact(.array(upTo.map { JSONNode(.string($0)) }))
+                try noteEarlierFailures(of: &latest, query: query, [.text(release), .null, .text(earlier)])
             }
             results = latest.map(\.result)
             try loadParts(of: &results)
@@ -226,13 +233,13 @@ extension ResultStore {
         package var verdict: Verdict
         package var activeSeconds: Double?
         package var protocolHash: String
-        /// When the attempt began, which decides the latest attempt of a build.
-        package var startedAt: Double
+        /// When the result was last answered (amendments aside), which decides the latest attempt.
+        package var answeredAt: Double
         package var counters: [String: Int]
     }
 
     /// Streams the finished results of the given builds, ordered by check, then the time each
-    /// attempt began.
+    /// was last answered.
     package func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
         guard !scopes.isEmpty else { return }
         // The scopes arrive as one JSON parameter and join through the sessions index; a CASE
@@ -240,12 +247,12 @@ extension ResultStore {
         let sql = """
             WITH scopes (release, build, scope) AS (
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), key FROM json_each(?1))
-            SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.started_at,
+            SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
                 (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device
             FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
             JOIN results r ON r.session_id = s.id
             WHERE r.verdict IS NOT NULL
-            ORDER BY r.check_name, r.started_at, r.attempt
+            ORDER BY r.check_name, r.updated_at, r.attempt
             """
         let pairs = scopes.map { JSONValue.array([JSONNode(.string($0.release)), JSONNode(.string($0.build))]) }
         let values = [SQLValue.text(JSONWriter.compact(.array(pairs.map { JSONNode($0) })))]
@@ -258,7 +265,7 @@ extension ResultStore {
             }
             try body(TimingRow(
                 check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", verdict: verdict, activeSeconds: row.double(3),
-                protocolHash: row.string(4) ?? "", startedAt: row.double(5) ?? 0, counters: counters))
+                protocolHash: row.string(4) ?? "", answeredAt: row.double(5) ?? 0, counters: counters))
         }
     }
 }

@@ -46,6 +46,20 @@ import Testing
         #expect(compared.stdout.contains("stops +26") && !compared.stdout.contains("check changed"), "\(compared.stdout)")
     }
 
+    @Test func aNewWCAGMappingOrNoteDoesNotSilenceARegression() throws {
+        let folder = try folderWithProtocols()
+        defer { folder.remove() }
+        try record(build: "310", stops: 14, seconds: 60, in: folder)
+        try edit(folder, check: "switch-control-stops-to-pay") {
+            $0["wcag"] = ["2.1.1"]
+            $0["notes"] = "Count from the first scan."
+        }
+        try record(build: "311", stops: 40, seconds: 300, in: folder)
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3, "\(compared.stdout)\(compared.stderr)")
+        #expect(compared.stdout.contains("stops +26"), "\(compared.stdout)")
+    }
+
     @Test func theChecksOwnEditSetsItsTimeAndCountsAside() throws {
         let folder = try folderWithProtocols()
         defer { folder.remove() }

@@ -9,8 +9,8 @@ import Testing
     let protocols = Repository.path("protocols")
     let check = "tiny-target/voice-control-show-numbers"
 
-    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
-        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input)
     }
 
     func record(build: String, os: String, _ answer: [String], in folder: TemporaryFolder) throws {
@@ -64,6 +64,8 @@ import Testing
         try record(build: "311", os: "18.1", later, in: folder)
         let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
         #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
+        let buildGate = try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder)
+        #expect(buildGate.status == 3, "a gate on build 311 alone still sees 310's failure behind the skip: \(buildGate.stdout)")
         #expect(gate.stdout.contains("failed on iPhone 15 in build 310 and was \(later[1]) in build 311 since, so it is not shown fixed: numbers overlap"), "\(gate.stdout)")
         #expect(gate.stdout.contains("failed in build 310 (attempt 1) and not shown fixed since, so it counts as failed"))
         let json = try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder)
@@ -84,5 +86,20 @@ import Testing
         try record(build: "311", os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
         try record(build: "311", os: "18.1", ["--verdict", "skipped"], in: folder)
         #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
+    }
+
+    /// Two testers on one build and device: Ana began first and answered a failure last, Ben
+    /// began after her and passed in between. The last answer is the latest observation.
+    @Test func theAttemptAnsweredLastIsTheLatest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let begun = try checkrun(["run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--tester", "Ana", "--check", check],
+                                 in: folder, input: "t 30\nq\n")
+        #expect(begun.status == 0, "\(begun.stdout)\(begun.stderr)")
+        try record(build: "311", os: "", ["--expected", "1=pass", "--tester", "Ben"], in: folder)
+        let resumed = try checkrun(["resume"], in: folder, input: "f numbers overlap on the toolbar\n\n")
+        #expect(resumed.stdout.contains("Result: fail"), "\(resumed.stdout)\(resumed.stderr)")
+        let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
     }
 }

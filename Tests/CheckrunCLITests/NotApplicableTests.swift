@@ -46,4 +46,13 @@ import Testing
         #expect(criterion("2.1.1", in: report)?["conformance"]?.stringValue == "Supports")
         #expect(criterion("2.1.1", in: report)?["coverage"]?["sentence"]?.stringValue == "1 of 2 mapped checks passed; 1 not applicable.")
     }
+
+    /// Not applicable beside checks never run is no evidence either way: still a gap.
+    @Test func aCheckThatDidNotApplyBesideOnesNotRunLeavesAGap() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("over-grouped-control/switch-control", ["--expected", "1=na", "--expected", "2=na"], in: folder)
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder)
+        #expect(markdown.stdout.contains("| 2.1.1 Keyboard | A | Not Evaluated (gap in coverage) |"), "\(markdown.stdout)")
+    }
 }

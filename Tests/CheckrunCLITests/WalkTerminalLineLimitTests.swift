@@ -21,7 +21,7 @@ import Testing
         terminal.sendLine("f")
         try terminal.expect("Notes (required, something failed)")
         terminal.sendLine(String(repeating: "word ", count: 1000))
-        try terminal.expect("reached the terminal's limit of 4,095 characters")
+        try terminal.expect("reached the terminal's limit of 4,095 bytes")
         try terminal.expect("Notes (required, something failed)")
         terminal.sendLine("the info button is 20 pt")
         try terminal.expect("Result: fail")

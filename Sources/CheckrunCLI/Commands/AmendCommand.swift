@@ -75,8 +75,9 @@ struct AmendCommand: CheckrunCommand {
             let indices = Set(try withdrawals.map { try Self.attachmentIndex($0, in: result) })
             for index in indices.sorted(by: >) { result.attachments.remove(at: index) }
             for (request, file) in zip(requests, prepared) { result.attachments.append(try AttachmentOptions.attach(file, request, to: store, at: context.now())) }
-            result.updatedAt = context.now()
-            try store.amend(result, reason: reason, at: result.updatedAt)
+            // A correction is not an answer: the time the result was last answered stays, so an
+            // amended older attempt never becomes the latest (the amendment's record has its own time).
+            try store.amend(result, reason: reason, at: context.now())
             return (result, reference)
         }
         context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")

@@ -75,7 +75,7 @@ struct WalkRunner {
                 // A terminal in line mode keeps at most 4,095 bytes of a line and drops the rest
                 // unseen: such a line is refused whole rather than saved cut short.
                 if terminal != nil && line.utf8.count >= Self.terminalLineLimit {
-                    context.print("That line reached the terminal's limit of 4,095 characters, so its end was cut off; nothing was saved from it. Put long text such as a log in a ticket and type its link, or pipe the answers in.")
+                    context.print("That line reached the terminal's limit of 4,095 bytes, so its end was cut off; nothing was saved from it. Put long text such as a log in a ticket and type its link, or pipe the answers in.")
                     continue loop
                 }
                 input = line

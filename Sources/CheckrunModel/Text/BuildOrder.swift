@@ -26,36 +26,55 @@ package enum BuildOrder {
         return (seenA, a) < (seenB, b)
     }
 
-    /// Part-by-part comparison: runs of digits by value, other runs as text.
+    /// Part-by-part comparison: runs of digits by value, other runs as text. Where one label
+    /// goes on after the other ends, what follows decides: a pre-release word ("-rc.", "beta")
+    /// comes before the end of a label, and a number or any other text after it, so
+    /// 2.4.0-beta.1 < 2.4.0-rc.2 < 2.4.0 < 2.4.0.1 < 2.4.0 (5) < 2.4.0-hotfix. Each part is
+    /// ranked by that kind first, and the end of a label is a part of its own: the order is a
+    /// total one, never a circle (which once made a release candidate the newest build).
     package static func compare(_ a: String, _ b: String) -> ComparisonResult {
         let left = parts(a), right = parts(b)
-        for (x, y) in zip(left, right) {
-            let order: ComparisonResult
-            switch (x, y) {
-            case let (.number(p), .number(q)): order = compareDigits(p, q)
-            case let (.text(p), .text(q)): order = p == q ? .orderedSame : (p < q ? .orderedAscending : .orderedDescending)
-            case (.number, .text): order = .orderedAscending
-            case (.text, .number): order = .orderedDescending
-            }
+        for index in 0..<max(left.count, right.count) {
+            let x = index < left.count ? left[index] : nil, y = index < right.count ? right[index] : nil
+            let order = compare(x, y)
             if order != .orderedSame { return order }
         }
-        if left.count == right.count { return .orderedSame }
-        // One label goes on where the other ends: "2.4.0-rc.2" is a release candidate of 2.4.0,
-        // so older than it, where "2.4.0.1" and "2.4.0 (5)" are newer.
-        let (longer, shorter) = left.count > right.count ? (left, right) : (right, left)
-        let longerIsOlder = isPreRelease(longer[shorter.count])
-        return (left.count > right.count) == longerIsOlder ? .orderedAscending : .orderedDescending
+        return .orderedSame
+    }
+
+    /// One part against another; nil is the end of a label.
+    private static func compare(_ x: Part?, _ y: Part?) -> ComparisonResult {
+        let (p, q) = (rank(x), rank(y))
+        if p != q { return p < q ? .orderedAscending : .orderedDescending }
+        switch (x, y) {
+        case let (.number(m)?, .number(n)?): return compareDigits(m, n)
+        case let (.text(m)?, .text(n)?):
+            // Pre-release words by the word whatever its case (beta < rc, RC1 as rc1), then as written.
+            let (u, v) = p == 0 ? (preReleaseWord(m), preReleaseWord(n)) : (m, n)
+            if u != v { return u < v ? .orderedAscending : .orderedDescending }
+            return m == n ? .orderedSame : (m < n ? .orderedAscending : .orderedDescending)
+        default: return .orderedSame
+        }
+    }
+
+    /// A pre-release word, the end of a label, a number, other text: in that order.
+    private static func rank(_ part: Part?) -> Int {
+        switch part {
+        case .text(let text)? where preReleaseWords.contains(preReleaseWord(text)): 0
+        case nil: 1
+        case .number?: 2
+        case .text?: 3
+        }
     }
 
     /// Words that mark a build before its release, as SemVer (`-rc.1`), Python (`rc1`, `.dev2`)
     /// and app stores' testers write them; a single letter ("311b") is left alone, since some
     /// teams write a respin that way.
-    static let preReleaseWords: Set<String> = ["alpha", "beta", "rc", "pre", "preview", "dev", "snapshot", "nightly", "canary"]
+    static let preReleaseWords: Set<String> = ["alpha", "beta", "rc", "pre", "prerelease", "preview", "dev", "snapshot", "nightly", "canary"]
 
-    private static func isPreRelease(_ part: Part) -> Bool {
-        guard case .text(let text) = part else { return false }
-        let word = text.lowercased().drop { "-._ ~+".contains($0) }.prefix { $0.isLetter }
-        return preReleaseWords.contains(String(word))
+    /// The word a text part starts with, after its separators, in lower case.
+    private static func preReleaseWord(_ text: String) -> String {
+        String(text.lowercased().drop { "-._ ~+".contains($0) }.prefix { $0.isLetter })
     }
 
     enum Part: Equatable {

@@ -107,9 +107,10 @@ enum JUnitReport {
         for reported in report.removed {
             let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
             out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(name.last ?? ""))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
-            let message = x("\(reported.result.verdict?.rawValue ?? "no verdict"); the check is no longer in the protocols")
+            let earlier = reported.failedEarlier.map { "; failed in build \($0.build) (attempt \($0.attempt)) and not shown fixed since" } ?? ""
+            let message = x("\(reported.result.verdict?.rawValue ?? "no verdict")\(earlier); the check is no longer in the protocols")
             switch reported.standing {
-            case .fail?: out.append("      <failure message=\"\(message)\" type=\"fail\">\(x(reported.result.notes ?? ""))</failure>")
+            case .fail?: out.append("      <failure message=\"\(message)\" type=\"fail\">\(x(reported.failedEarlier.map { $0.notes ?? "" } ?? reported.result.notes ?? ""))</failure>")
             case .blocked?: out.append("      <error message=\"\(message)\" type=\"blocked\"/>")
             case .skipped?, nil: out.append("      <skipped message=\"\(message)\"/>")
             case .pass?: break

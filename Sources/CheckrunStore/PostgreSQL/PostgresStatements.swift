@@ -9,7 +9,7 @@ enum PostgresStatements {
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
             SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
-                CAST(trunc(r.started_at * 1000000) AS BIGINT) * 1024 + least(r.attempt, 1023) AS key
+                CAST(trunc(r.updated_at * 1000000) AS BIGINT) * 1024 + least(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
         ),
@@ -74,11 +74,11 @@ enum PostgresStatements {
     static let timingQuery = """
         WITH scopes (release, build, scope) AS (
             SELECT pair::json->>0, pair::json->>1, key FROM (SELECT value AS pair, key FROM json_each(?1)) AS pairs)
-        SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.started_at,
+        SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
             (SELECT string_agg(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device
         FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
         JOIN results r ON r.session_id = s.id
         WHERE r.verdict IS NOT NULL
-        ORDER BY r.check_name, r.started_at, r.attempt
+        ORDER BY r.check_name, r.updated_at, r.attempt
         """
 }

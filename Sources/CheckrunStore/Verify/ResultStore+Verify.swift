@@ -232,8 +232,7 @@ extension ResultStore {
         if recorded.outcomes.map({ $0?.verdict }) != padded.outcomes.map({ $0?.verdict }) { return "an expected outcome differs" }
         if recorded.counters.mapValues(\.value) != shown.counters.mapValues(\.value) { return "a counter differs" }
         if recorded.activeSeconds != padded.activeSeconds { return "the time differs" }
-        if recorded.startedAt != shown.startedAt { return "the time the attempt began differs, which decides the latest attempt" }
-        if recorded.updatedAt != shown.updatedAt { return "the time it was last answered differs" }
+        if recorded.updatedAt != shown.updatedAt { return "the time it was last answered differs, which decides the latest attempt" }
         if recorded.attempt != shown.attempt || recorded.check != shown.check { return "the check or attempt differs" }
         return "a field or the time of an answer differs (perhaps the same letters written with other bytes)"
     }
