@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Which result a report and a comparison take as the latest, from the built binary: the
-/// attempt begun last in the newest build, whatever was amended since and however a release
+/// attempt answered last in the newest build, whatever was amended since and however a release
 /// candidate is labelled. Each was once the wrong one, and the failure vanished from the gate.
 @Suite struct LatestAttemptTests {
     let protocols = Repository.path("protocols")
@@ -31,7 +31,7 @@ import Testing
         #expect(gate.stdout.contains("numbers overlap on the toolbar"))
     }
 
-    @Test func aComparisonTakesTheAttemptBegunLastAsTheBuildsVerdict() throws {
+    @Test func aComparisonTakesTheAttemptAnsweredLastAsTheBuildsVerdict() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try record(build: "310", os: "17.5", ["--expected", "1=pass"], in: folder)
