@@ -10,8 +10,11 @@ package struct Attention: Sendable {
     package var gaps: [WCAGCriterion]
     /// Checks without a pass or fail, by status (not run, blocked, skipped).
     package var unanswered: [(status: CheckStatus, checks: Int)]
+    /// Unfinished attempts holding a failed answer, in words (see `ReleaseReport.unfinishedFailures`).
+    package var unfinished: [String]
 
     init(_ report: ReleaseReport) {
+        unfinished = Self.unfinishedLines(report)
         failures = report.checks.flatMap { entry in
             entry.results.filter { $0.standing == .fail }.map { (entry.reference.name, $0) }
         }
@@ -59,6 +62,20 @@ package struct Attention: Sendable {
         let count = gaps.count
         return "\(count) A and AA criteri\(count == 1 ? "on has" : "a have") no pass or fail behind \(count == 1 ? "it" : "them") (Not Evaluated, a gap in coverage): "
             + gaps.map(\.number).joined(separator: ", ") + "."
+    }
+
+    /// Each unfinished attempt holding a failed answer, one line each; empty when there is none.
+    static func unfinishedLines(_ report: ReleaseReport) -> [String] {
+        report.unfinishedFailures.map { failure in
+            "\(failure.check) on \(failure.device.isEmpty ? "an unnamed device" : failure.device) (build \(failure.build)): attempt \(failure.attempt) holds a failed answer but is not finished; resume session \(failure.session.lowercasedText.prefix(8)) to give its result"
+        }
+    }
+
+    /// "1 unfinished attempt holds a failed answer:", or nil when none does.
+    var unfinishedHeadline: String? {
+        guard !unfinished.isEmpty else { return nil }
+        return unfinished.count == 1 ? "1 unfinished attempt holds a failed answer that no finished result shows yet:"
+            : "\(unfinished.count) unfinished attempts hold a failed answer that no finished result shows yet:"
     }
 
     /// "19 checks not run, 1 blocked, 0 skipped."

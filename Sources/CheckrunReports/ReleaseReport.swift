@@ -54,6 +54,9 @@ package struct ReleaseReport: Sendable {
     package var checks: [CheckEntry]
     /// Results whose check is no longer in the protocol folder: shown, never dropped.
     package var removed: [ReportedResult]
+    /// Failed answers in attempts not finished yet, newer than the check's latest finished
+    /// result on that device: named in Needs attention, never taken for a verdict.
+    package var unfinishedFailures: [UnfinishedFailure] = []
     /// Where each attachment was written, by `AttachedEvidence.key`, as a link from the
     /// report (`report --attachments DIR`); empty when the files were not written.
     package var attachmentPaths: [String: String] = [:]
@@ -206,12 +209,27 @@ extension ReleaseReport {
             return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash,
                                  resultsWithOtherHash: others.count, changedChecks: try changedChecks(document, others.map(\.result.protocolHash), store))
         }
-        return ReleaseReport(
+        var report = ReleaseReport(
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
             criteria: criteria(checks, library), profiles: profiles(checks),
             chains: chains, shownResultProblems: shownResultProblems, history: history)
+        report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
+        return report
+    }
+
+    /// The release's unfinished failed answers in the report's scope (its build and those before)
+    /// that no finished result of the same check and device has answered since.
+    private static func unfinishedFailures(_ store: ResultStore, release: String, build: String?, builds: [String],
+                                           latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
+        let scope = build.flatMap { builds.firstIndex(of: $0) }.map { Array(builds[...$0]) } ?? builds
+        let rank = Dictionary(scope.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        return try store.unfinishedFailures(release: release).filter { failure in
+            guard let at = rank[failure.build] else { return false }
+            guard let finished = latest[failure.check]?.first(where: { $0.device == failure.device }), let since = rank[finished.build] else { return true }
+            return at > since || (at == since && failure.answeredAt > finished.result.updatedAt.timeIntervalSince1970)
+        }
     }
 
     /// One row per criterion. The term follows the evidence of every check mapped to it in

@@ -1,3 +1,4 @@
+import CheckrunModel
 import CheckrunTestSupport
 import Foundation
 import Testing
@@ -101,5 +102,24 @@ import Testing
         #expect(resumed.stdout.contains("Result: fail"), "\(resumed.stdout)\(resumed.stderr)")
         let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
         #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
+    }
+
+    /// A failed answer in an attempt the tester left unfinished is named in the report beside
+    /// the older pass, until the walk is resumed and the result given.
+    @Test func anUnfinishedAttemptHoldingAFailureIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: "311", os: "", ["--expected", "1=pass"], in: folder)
+        let walked = try checkrun(["run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--tester", "Ana", "--check", check],
+                                  in: folder, input: "t 30\nf numbers overlap on the toolbar\nq\n")
+        #expect(walked.stdout.contains("Saved, 1 check left."), "\(walked.stdout)\(walked.stderr)")
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder)
+        #expect(markdown.stdout.contains("- 1 unfinished attempt holds a failed answer that no finished result shows yet:\n  - \(check) on iPhone 15 (build 311): attempt 2 holds a failed answer but is not finished; resume session"), "\(markdown.stdout)")
+        let json = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        #expect(json["unfinishedFailures"]?.arrayValue?.count == 1)
+        let resumed = try checkrun(["resume"], in: folder, input: "\n")
+        #expect(resumed.stdout.contains("Result: fail"), "\(resumed.stdout)\(resumed.stderr)")
+        let after = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(after.status == 3 && !after.stdout.contains("unfinished attempt"), "\(after.stdout)")
     }
 }

@@ -171,6 +171,12 @@ enum HTMLReport {
             out += attention.failures.map { "<li dir=\"auto\"><a href=\"#\(resultAnchor($0.result))\">\(h(Attention.describe($0.check, $0.result)))</a></li>" }
             out.append("</ul>")
         }
+        if let headline = attention.unfinishedHeadline {
+            out.append("<p>\(h(headline))</p>")
+            out.append("<ul>")
+            out += attention.unfinished.map { "<li dir=\"auto\">\(h($0))</li>" }
+            out.append("</ul>")
+        }
         out.append("<p>\(h(attention.gapSentence))</p>")
         out.append("<p>\(h(attention.unansweredSentence))</p>")
         out.append("</section>")

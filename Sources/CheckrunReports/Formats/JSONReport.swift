@@ -47,6 +47,10 @@ enum JSONReport {
                 ])) })),
             ])),
             ("changes", report.changes.map(comparison) ?? .null),
+            ("unfinishedFailures", .array(report.unfinishedFailures.map { failure in node(object([
+                ("check", .string(failure.check)), ("device", .string(failure.device)), ("build", .string(failure.build)),
+                ("session", .string(failure.session.lowercasedText)), ("attempt", .integer(failure.attempt)),
+            ])) })),
         ])
     }
 

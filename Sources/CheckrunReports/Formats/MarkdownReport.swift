@@ -143,6 +143,10 @@ enum MarkdownReport {
     private static func attentionLines(_ attention: Attention, _ e: (String) -> String) -> [String] {
         var out = ["## Needs attention", "", "- \(attention.failureHeadline)"]
         out += attention.failures.map { "  - \(e(Attention.describe($0.check, $0.result)))" }
+        if let headline = attention.unfinishedHeadline {
+            out.append("- \(headline)")
+            out += attention.unfinished.map { "  - \(e($0))" }
+        }
         out.append("- \(e(attention.gapSentence))")
         out.append("- \(e(attention.unansweredSentence))")
         out.append("")
