@@ -223,8 +223,7 @@ extension ReleaseReport {
     /// that no finished result of the same check and device has answered since.
     private static func unfinishedFailures(_ store: ResultStore, release: String, build: String?, builds: [String],
                                            latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
-        let scope = build.flatMap { builds.firstIndex(of: $0) }.map { Array(builds[...$0]) } ?? builds
-        let rank = Dictionary(scope.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let rank = Dictionary(BuildOrder.through(build, in: builds).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         return try store.unfinishedFailures(release: release).filter { failure in
             guard let at = rank[failure.build] else { return false }
             guard let finished = latest[failure.check]?.first(where: { $0.device == failure.device }), let since = rank[finished.build] else { return true }

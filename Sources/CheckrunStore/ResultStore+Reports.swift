@@ -122,13 +122,24 @@ extension ResultStore {
     /// answered a failure last is not outdone by a pass begun later). An amendment is not an
     /// answer and leaves that time as it was, so correcting an older attempt never makes it
     /// the latest.
-    package static let latestResultQuery = """
+    package static let latestResultQuery = latestResultStatement(among: .finished)
+
+    /// Which results the latest is chosen among: every finished one (the report's), or only
+    /// those that passed or failed (the result a skip or block stands in front of).
+    enum LatestAmong: String {
+        case finished = "r.verdict IS NOT NULL"
+        case passedOrFailed = "r.verdict IN ('pass', 'fail')"
+    }
+
+    /// `latestResultQuery`, the latest chosen among `among`.
+    static func latestResultStatement(among: LatestAmong) -> String {
+        """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
             SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
                 CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
-            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
+            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND \(among.rawValue)
         ),
         newest AS (SELECT check_name, device, max(rank) AS rank FROM scoped GROUP BY check_name, device),
         latest AS (
@@ -140,10 +151,16 @@ extension ResultStore {
         FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
         ORDER BY r.check_name, s.device
         """
+    }
+
+    /// The latest-result statement in this store's engine's spelling.
+    func latestResultStatement(among: LatestAmong) -> String {
+        database.engine == .sqlite ? Self.latestResultStatement(among: among) : PostgresStatements.latestResultQuery(Self.resultColumns, among: among.rawValue)
+    }
 
     /// `latestResultQuery` as a server runs it ($1, $2, $3), for the benchmark's psql floor.
     package static var serverLatestResultQuery: String {
-        PostgresSpelling.translate(PostgresStatements.latestResultQuery(resultColumns))
+        PostgresSpelling.translate(PostgresStatements.latestResultQuery(resultColumns, among: LatestAmong.finished.rawValue))
     }
 
     /// Refreshes the planner's statistics (a server's ANALYZE; SQLite's are kept at close).
@@ -163,13 +180,12 @@ extension ResultStore {
         var latest: [ReportedResult] = []
         let ordered = try builds(release: release)
         let ranks = JSONWriter.compact(.array(ordered.map { JSONNode(.string($0)) }))
-        let query = database.engine == .sqlite ? Self.latestResultQuery : PostgresStatements.latestResultQuery(Self.resultColumns)
         // One snapshot for the choice, the parts and the records they are compared with.
         try database.beginSnapshot()
         var results: [CheckResult] = []
         let problems: [VerificationProblem]
         do {
-            try database.forEach(query, [.text(release), SQLValue(build), .text(ranks)]) { row in
+            try database.forEach(latestResultStatement(among: .finished), [.text(release), SQLValue(build), .text(ranks)]) { row in
                 guard let result = Self.readResult(row) else { return }
                 latest.append(ReportedResult(
                     result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
@@ -178,9 +194,8 @@ extension ResultStore {
             if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
                 // Every build up to the one reported on: a failure in an earlier build stands
                 // behind a skip in this one.
-                let upTo = build.flatMap { ordered.firstIndex(of: $0) }.map { Array(ordered[...$0]) } ?? ordered
-                let earlier = JSONWriter.compact(.array(upTo.map { JSONNode(.string($0)) }))
-                try noteEarlierFailures(of: &latest, query: query, [.text(release), .null, .text(earlier)])
+                let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
+                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier)])
             }
             results = latest.map(\.result)
             try loadParts(of: &results)
@@ -200,13 +215,12 @@ extension ResultStore {
     /// For each check and device whose latest result is skipped or blocked, the latest result
     /// that passed or failed, by the same choice as the report's: when it failed, it stands.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
-    private func noteEarlierFailures(of latest: inout [ReportedResult], query: String, _ values: [SQLValue]) throws {
-        let decisive = query.replacingOccurrences(of: "AND r.verdict IS NOT NULL", with: "AND r.verdict IN ('pass', 'fail')")
+    private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue]) throws {
         var places: [String: Int] = [:]
         for (place, reported) in latest.enumerated() where reported.result.verdict == .skipped || reported.result.verdict == .blocked {
             places[reported.result.check + "\u{0}" + reported.device] = place
         }
-        try database.forEach(decisive, values) { row in
+        try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             guard let result = Self.readResult(row), result.verdict == .fail,
                   let place = places[result.check + "\u{0}" + (row.string(14) ?? "")] else { return }
             latest[place].failedEarlier = ReportedResult.EarlierFailure(build: row.string(13) ?? "", attempt: result.attempt, notes: result.notes)

@@ -19,6 +19,12 @@ package enum BuildOrder {
         return order.map(\.label)
     }
 
+    /// The builds of `ordered` (oldest first) up to and including `build`; all of them for nil.
+    /// A report of one build rests on it and every build before it.
+    package static func through(_ build: String?, in ordered: [String]) -> [String] {
+        build.flatMap { ordered.firstIndex(of: $0) }.map { Array(ordered[...$0]) } ?? ordered
+    }
+
     /// Whether `a` comes before `b`; labels that compare equal part by part keep first-seen order.
     static func isOrdered(_ a: String, _ b: String, _ seenA: Double, _ seenB: Double) -> Bool {
         let order = compare(a, b)

@@ -4,14 +4,14 @@ enum PostgresStatements {
     /// `ResultStore.latestResultQuery`: SQLite takes the row of each group's max() as the
     /// group's row; PostgreSQL picks it with DISTINCT ON and counts the group with a window.
     /// The key truncates to the microsecond as SQLite's CAST does (PostgreSQL's rounds).
-    static func latestResultQuery(_ resultColumns: String) -> String {
+    static func latestResultQuery(_ resultColumns: String, among condition: String) -> String {
         """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
             SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
                 CAST(trunc(r.updated_at * 1000000) AS BIGINT) * 1024 + least(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
-            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND r.verdict IS NOT NULL
+            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND \(condition)
         ),
         newest AS (SELECT check_name, device, max(rank) AS rank FROM scoped GROUP BY check_name, device),
         latest AS (
