@@ -35,15 +35,15 @@ package struct Attention: Sendable {
     /// One failure in words: where it failed, and the start of what the tester wrote.
     static func describe(_ check: String, _ reported: ReportedResult, notesInFull: Bool = false) -> String {
         let device = reported.device.isEmpty ? "an unnamed device" : reported.device
-        var text = "\(check) fails on \(device) (build \(reported.build))"
+        let limit = notesInFull ? Int.max : 160
         if let earlier = reported.failedEarlier {
             let since = reported.result.verdict == .blocked ? "blocked" : "skipped"
-            text = "\(check) failed on \(device) in build \(earlier.build) and was \(since) in build \(reported.build) since, so it is not shown fixed"
-            if let notes = earlier.notes, !notes.isEmpty { text += ": " + (notesInFull || notes.count <= 160 ? notes : String(notes.prefix(160)) + "… (the full notes are with the result)") }
-            return text
+            let text = "\(check) failed on \(device) in build \(earlier.build) and was \(since) in build \(reported.build) since, so it is not shown fixed"
+            guard let notes = earlier.notes, !notes.isEmpty else { return text }
+            return text + ": " + cut(notes, limit: limit)
         }
-        if let notes = notesPreview(reported.result, limit: notesInFull ? Int.max : 160) { text += ": " + notes }
-        return text
+        let text = "\(check) fails on \(device) (build \(reported.build))"
+        return notesPreview(reported.result, limit: limit).map { text + ": " + $0 } ?? text
     }
 
     /// The tester's notes on a result and its outcomes, cut short when long: the full text is
@@ -51,9 +51,13 @@ package struct Attention: Sendable {
     static func notesPreview(_ result: CheckResult, limit: Int = 160) -> String? {
         let notes = ([result.notes] + result.outcomes.map { $0?.note }).compactMap { $0 }.filter { !$0.isEmpty }
         guard !notes.isEmpty else { return nil }
-        let joined = notes.joined(separator: "; ")
-        guard joined.count > limit else { return joined }
-        return String(joined.prefix(limit)) + "… (the full notes are with the result)"
+        return cut(notes.joined(separator: "; "), limit: limit)
+    }
+
+    /// Notes cut to `limit` characters, saying where the rest is.
+    private static func cut(_ notes: String, limit: Int) -> String {
+        guard notes.count > limit else { return notes }
+        return String(notes.prefix(limit)) + "… (the full notes are with the result)"
     }
 
     /// "45 A and AA criteria have no evidence (Not Evaluated): 1.1.1, 1.2.1, …".

@@ -53,7 +53,7 @@ enum JUnitReport {
             properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
         }
         if let reported, let earlier = reported.failedEarlier {
-            let message = "\(ReportPhrases.verdict(reported.result)) in build \(reported.build); failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
+            let message = "\(ReportPhrases.verdict(reported.result)) in build \(reported.build); " + ReportPhrases.failedEarlier(earlier)
             out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x(earlier.notes ?? ""))</failure>")
         } else {
             out += verdictElement(entry, reported)
@@ -107,7 +107,7 @@ enum JUnitReport {
         for reported in report.removed {
             let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
             out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(name.last ?? ""))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
-            let earlier = reported.failedEarlier.map { "; failed in build \($0.build) (attempt \($0.attempt)) and not shown fixed since" } ?? ""
+            let earlier = reported.failedEarlier.map { "; " + ReportPhrases.failedEarlier($0) } ?? ""
             let message = x("\(reported.result.verdict?.rawValue ?? "no verdict")\(earlier); the check is no longer in the protocols")
             switch reported.standing {
             case .fail?: out.append("      <failure message=\"\(message)\" type=\"fail\">\(x(reported.failedEarlier.map { $0.notes ?? "" } ?? reported.result.notes ?? ""))</failure>")

@@ -78,12 +78,15 @@ enum ReportPhrases {
         return verdict.rawValue
     }
 
+    /// "failed in build 310 (attempt 1) and not shown fixed since": the failure behind a skip or block.
+    static func failedEarlier(_ earlier: ReportedResult.EarlierFailure) -> String {
+        "failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
+    }
+
     /// "fail" or "pass (amended once: reason)".
     static func verdict(_ reported: ReportedResult) -> String {
         var base = verdict(reported.result)
-        if let earlier = reported.failedEarlier {
-            base += "; failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since, so it counts as failed"
-        }
+        if let earlier = reported.failedEarlier { base += "; " + failedEarlier(earlier) + ", so it counts as failed" }
         guard reported.amendments > 0 else { return base }
         let times = reported.amendments == 1 ? "once" : "\(reported.amendments) times"
         return "\(base) (amended \(times)\(reported.amendReason.map { ": \($0)" } ?? ""))"
