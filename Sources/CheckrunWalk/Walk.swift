@@ -82,6 +82,11 @@ package struct Walk: Sendable {
 
     package var isFinished: Bool { currentCheck == nil }
 
+    /// Checks of the session's plan this walk does not hold (left out of a resume: their
+    /// protocol is not in the folder, or their version is not kept). While any are, the
+    /// session is not complete, however far this walk gets.
+    package var leftOutCount: Int { session.plan.count - plan.count }
+
     package var currentStep: WalkStep? {
         if let revisit { return revisit.step }
         guard let index = currentCheck else { return nil }

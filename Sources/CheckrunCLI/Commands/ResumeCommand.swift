@@ -68,9 +68,8 @@ struct ResumeCommand: CheckrunCommand {
         let attempts = try store.nextAttempts(release: session.release, build: session.build, device: session.device)
         let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts, at: context.now(), newID: context.newResultID)
         // Complete is what the answers say, not a column: every check of the plan is done.
-        if walk.isFinished && plan.count < session.plan.count {
-            // Every check walkable here is done, but some were left out: not complete.
-            context.print("Every check of session \(session.shortID) that can be walked here is done, but \(session.plan.count - plan.count) of its checks were left out (see the warning above), so it stays unfinished. Resume it with the protocol folder it was walked with: \(context.resumeCommand(session.shortID))")
+        if walk.isFinished && walk.leftOutCount > 0 {
+            context.print("Every check of session \(session.shortID) that can be walked here is done, but \(walk.leftOutCount) of its checks were left out (see the warning above), so it stays unfinished. Resume it with the protocol folder it was walked with: \(context.resumeCommand(session.shortID))")
             return 0
         }
         if walk.isFinished {

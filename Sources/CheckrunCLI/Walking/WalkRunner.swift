@@ -146,10 +146,9 @@ struct WalkRunner {
     private func finish(_ ending: Ending) throws -> Int32 {
         let remaining = walk.results.count - walk.doneCount
         switch ending {
-        case .finished where walk.plan.count < walk.session.plan.count:
-            // Checks left out of this resume (not in the protocols, or of an unkept version) are
-            // still open: the session is not called complete, so `resume` finds it again.
-            let left = walk.session.plan.count - walk.plan.count
+        case .finished where walk.leftOutCount > 0:
+            // The session is not called complete, so `resume` finds it again.
+            let left = walk.leftOutCount
             context.print()
             context.print("Every check walked here is done, but \(left) check\(left == 1 ? " was" : "s were") left out, so session \(walk.session.shortID) stays unfinished. Resume with: \(resumeHint)")
             return 0
