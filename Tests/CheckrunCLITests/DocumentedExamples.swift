@@ -66,6 +66,8 @@ enum DocumentedExamples {
         Step(command: "checkrun amend --release 2.4 --build 311 --check \(tinyTarget) --verdict pass --expected 2=pass --reason \"Delete fired from the debug overlay, not the app\""),
         Step(command: "checkrun amend --release 2.4 --build 311 --check \(tinyTarget) --withdraw shot.png --attach 2=retake.png=\"Delete fired from a 20-point button\" --reason \"The first screenshot showed another screen\"",
              says: ["The earlier record is kept"]),
+        Step(command: "checkrun amend --release 2.4 --build 312 --check \(tinyTarget) --expected 1=na --count hits=none --reason \"Build 312 closes the sheet with a swipe; there is no button to hit\"",
+             says: ["now pass", "hits: count taken back"]),
         Step(command: "checkrun attachments --release 2.4", says: ["retake.png, image/png"]),
         Step(command: "checkrun attachments --release 2.4 --check \(tinyTarget) --out evidence", says: ["tiny-target--touch-one-hand/311-attempt-"]),
         Step(command: "checkrun verify --db team.sqlite", says: ["every chain is intact"]),

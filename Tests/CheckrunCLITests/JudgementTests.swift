@@ -74,6 +74,32 @@ import Testing
         #expect(try store().verify().isClean)
     }
 
+    /// An outcome a count decided can be corrected to not applicable only with its count taken
+    /// back (`--count NAME=none`): the count is refused beside it, so a failing count is never
+    /// set aside while it stays in the result. A count taken back leaves no number on its outcome.
+    @Test func amendTakesACountBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try record(["--count", "hits=3", "--expected", "2=pass", "--notes", "missed seven times"], in: folder).status == 0)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--reason", "no button in this build"]
+        var amended = try checkrun(amend + ["--expected", "1=na"], in: folder)
+        #expect(amended.status == 2 && amended.stderr.contains("add --count hits=none"), "\(amended.stderr)")
+        amended = try checkrun(amend + ["--count", "hits=none", "--count", "hits=4"], in: folder)
+        #expect(amended.status == 2 && amended.stderr.contains("given twice"), "\(amended.stderr)")
+        amended = try checkrun(amend + ["--expected", "1=na", "--count", "hits=none"], in: folder)
+        #expect(amended.status == 0 && amended.stdout.contains("hits: count taken back"), "\(amended.stdout)\(amended.stderr)")
+        // The failure was the tester's, with notes: taking the count back does not make it a pass.
+        #expect(amended.stdout.contains("now fail"), "\(amended.stdout)")
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        let result = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: nil).first)
+        #expect(result.counters["hits"] == nil)
+        #expect(result.outcomes.first??.verdict == .notApplicable && result.outcomes.first??.value == nil)
+        #expect(try store.verify().isClean)
+        // `record` has no count to take back: leaving the counter out says it.
+        let recorded = try record(["--count", "hits=none"], in: folder)
+        #expect(recorded.status == 2 && recorded.stderr.contains("leave --count hits out"), "\(recorded.stderr)")
+    }
+
     /// A failure the tester judged without a failing outcome (the notes say why) is theirs:
     /// an amendment of the time, the notes or a passing outcome keeps it; only --verdict changes it.
     @Test func amendKeepsAFailureTheOutcomesDidNotGive() throws {

@@ -17,7 +17,7 @@ struct AmendCommand: CheckrunCommand {
             OptionDefinition(.reason, .value("TEXT"), help: "Why the result is corrected (required).", required: true),
             OptionDefinition(.verdict, .value("V"), help: "The corrected verdict: pass, fail, blocked or skipped.", completion: .values(Verdict.allCases.map(\.rawValue))),
             OptionDefinition(.expected, .repeated("N=VERDICT"), help: "A corrected outcome (from 1): pass, fail or na."),
-            OptionDefinition(.count, .repeated("NAME=N"), help: "A corrected counter value."),
+            OptionDefinition(.count, .repeated("NAME=N"), help: "A corrected counter value, or NAME=none to take a count back (its outcome keeps its answer)."),
             OptionDefinition(.seconds, .value("N"), help: "A corrected active time."),
             OptionDefinition(.notes, .value("TEXT"), help: "Corrected notes."),
             AttachmentOptions.attach,
@@ -28,6 +28,7 @@ struct AmendCommand: CheckrunCommand {
         examples: [
             Example("checkrun amend --release 2.4 --build 311 --check tiny-target/touch-one-hand --verdict pass --expected 2=pass --reason \"Delete fired from a test build's debug overlay\"", "Correct a verdict, saying why."),
             Example("checkrun amend --release 2.4 --build 311 --check tiny-target/touch-one-hand --withdraw shot.png --attach 2=retake.png=\"Delete fired from a 20-point button\" --reason \"The first screenshot showed another screen\"", "Replace a screenshot; the first stays in the record."),
+            Example("checkrun amend --release 2.4 --build 312 --check tiny-target/touch-one-hand --expected 1=na --count hits=none --reason \"Build 312 closes the sheet with a swipe; there is no button to hit\"", "Take a count back and mark its outcome not applicable."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {
@@ -81,6 +82,9 @@ struct AmendCommand: CheckrunCommand {
             return (result, reference)
         }
         context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")
+        for (counter, value) in try ResultOptions.counts(arguments.all(.count), for: reference, command: "amend", removable: true) where value == nil {
+            context.print("\(counter): count taken back; the outcome it decided keeps its answer.")
+        }
         if let current = library.check(named: name), current.check != reference.check {
             let numbered = reference.check.expected.enumerated().map { "\($0.offset + 1). \($0.element.text)" }.joined(separator: "; ")
             context.print("Its check has changed since it was answered: expected outcomes are numbered as they were then (\(DisplayText.neutralised(numbered))).")
@@ -89,6 +93,18 @@ struct AmendCommand: CheckrunCommand {
             context.print("No expected outcome or count fails now; the verdict stays fail until it is given: --verdict pass.")
         }
         return 0
+    }
+
+    /// How to correct an outcome to not applicable while a count still decides it: the count
+    /// must be taken back too. Empty when no such outcome is left.
+    private static func countToTakeBack(_ result: CheckResult, _ check: Check) -> String {
+        let counters = check.expected.enumerated().compactMap { index, outcome -> String? in
+            guard let counter = outcome.target?.counter, index < result.outcomes.count, result.outcomes[index]?.verdict == .notApplicable,
+                  result.counters[counter] != nil else { return nil }
+            return counter
+        }
+        guard !counters.isEmpty else { return "" }
+        return ". To take the count back as well, add " + Set(counters).sorted().map { "--count \($0)=none" }.joined(separator: " ")
     }
 
     /// The check as `result` was answered: answers to expected outcomes are kept by position,
@@ -110,16 +126,22 @@ struct AmendCommand: CheckrunCommand {
         let check = reference.check
         let given = try arguments.value(.verdict).map { try ResultOptions.verdict($0, command: "amend") }
         let outcomes = try ResultOptions.outcomes(arguments.all(.expected), for: reference, command: "amend")
-        let counts = try ResultOptions.counts(arguments.all(.count), for: reference, command: "amend")
+        let counts = try ResultOptions.counts(arguments.all(.count), for: reference, command: "amend", removable: true)
         for (index, verdict) in outcomes {
             while result.outcomes.count <= index { result.outcomes.append(nil) }
             result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note, answeredAt: now)
         }
         for (name, value) in counts {
-            result.counters[name] = CounterValue(value, answeredAt: now)
-            // An outcome whose target counts this counter is judged again by the new count.
-            for (index, outcome) in check.expected.enumerated() where outcome.target?.counter == name && !outcomes.contains(where: { $0.index == index }) {
-                guard index < result.outcomes.count, let target = outcome.target, result.outcomes[index]?.verdict != .notApplicable else { continue }
+            result.counters[name] = value.map { CounterValue($0, answeredAt: now) }
+            for (index, outcome) in check.expected.enumerated() where outcome.target?.counter == name {
+                guard index < result.outcomes.count, let target = outcome.target else { continue }
+                guard let value else {
+                    // The count is taken back: the outcome keeps the tester's answer, without the number.
+                    result.outcomes[index]?.value = nil
+                    continue
+                }
+                // An outcome whose target counts this counter is judged again by the new count.
+                guard result.outcomes[index]?.verdict != .notApplicable, !outcomes.contains(where: { $0.index == index }) else { continue }
                 result.outcomes[index] = OutcomeAnswer(target.isMet(by: value) ? .pass : .fail, value: value, note: result.outcomes[index]?.note, answeredAt: now)
             }
         }
@@ -144,7 +166,7 @@ struct AmendCommand: CheckrunCommand {
         }
         let contradictions = Judgement.contradictions(of: result, against: check)
         guard contradictions.isEmpty else {
-            throw CommandFailure("the corrected result contradicts itself: \(contradictions.joined(separator: "; ")). Nothing was amended", exitCode: 2)
+            throw CommandFailure("the corrected result contradicts itself: \(contradictions.joined(separator: "; ")). Nothing was amended\(countToTakeBack(result, check))", exitCode: 2)
         }
         return result
     }

@@ -108,7 +108,7 @@ struct RecordCommand: CheckrunCommand {
             result.stopwatch = [StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: now)]
         }
         for (name, value) in try ResultOptions.counts(arguments.all(.count), for: reference, command: "record") {
-            result.counters[name] = CounterValue(value, answeredAt: now)
+            result.counters[name] = value.map { CounterValue($0, answeredAt: now) }
         }
         for (index, outcome) in try ResultOptions.outcomes(arguments.all(.expected), for: reference, command: "record") {
             let value = check.expected[index].target.flatMap { result.counters[$0.counter]?.value }

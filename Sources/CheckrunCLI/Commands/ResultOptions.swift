@@ -19,18 +19,27 @@ enum ResultOptions {
         return value
     }
 
-    /// `--count NAME=N`, each naming one of the check's counters.
-    static func counts(_ items: [String], for reference: CheckReference, command: String) throws -> [(name: String, value: Int)] {
+    /// `--count NAME=N`, each naming one of the check's counters. With `removable` (`amend`),
+    /// `NAME=none` takes a count back: the value is then nil.
+    static func counts(_ items: [String], for reference: CheckReference, command: String, removable: Bool = false) throws -> [(name: String, value: Int?)] {
         let known = reference.check.counters.map(\.id)
         var given = Set<String>()
         return try items.map { item in
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2, parts[1].lowercased() == "none" {
+                guard removable else {
+                    throw UsageError("--count \(item): a count is a whole number; to leave \(parts[0]) uncounted, leave --count \(parts[0]) out", command: command)
+                }
+                guard known.contains(parts[0]) else { throw unknownCounter(parts[0], known, reference, command) }
+                guard given.insert(parts[0]).inserted else {
+                    throw UsageError("--count \(parts[0]) is given twice; give each counter once", command: command)
+                }
+                return (parts[0], nil)
+            }
             guard parts.count == 2, let value = Int(parts[1]) else {
-                throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14", command: command)
+                throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14\(removable ? ", or NAME=none to take a count back" : "")", command: command)
             }
-            guard known.contains(parts[0]) else {
-                throw UsageError("\(reference.name) has no counter \"\(parts[0])\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(parts[0], among: known))", command: command)
-            }
+            guard known.contains(parts[0]) else { throw unknownCounter(parts[0], known, reference, command) }
             guard value >= 0, value <= AnswerLimits.count else {
                 throw UsageError("--count \(item): a count is a whole number from 0 to \(AnswerLimits.count)", command: command)
             }
@@ -40,6 +49,10 @@ enum ResultOptions {
             }
             return (parts[0], value)
         }
+    }
+
+    private static func unknownCounter(_ name: String, _ known: [String], _ reference: CheckReference, _ command: String) -> UsageError {
+        UsageError("\(reference.name) has no counter \"\(name)\"; its counters: \(known.isEmpty ? "none" : known.joined(separator: ", ")).\(Suggestions.didYouMean(name, among: known))", command: command)
     }
 
     /// `--notes TEXT`, within the limit the walk keeps too.
