@@ -37,7 +37,7 @@ extension ResultStore {
     func write(_ result: CheckResult, over seen: String?) throws {
         let last = try lastRecord(of: result.sessionID, isOf: result.id, holding: seen)
         try writeProjection(result, stored: last.holdsPayload || requireUnchanged(result, since: seen))
-        try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt, head: last.head)
+        try appendRecord(for: result, kind: .answer, reason: nil, at: result.lastChangedAt, head: last.head)
     }
 
     /// The payload of each result's latest record in a session: what a walk resuming it has

@@ -9,7 +9,7 @@ extension ResultStore {
     package func save(_ result: CheckResult) throws {
         try database.transaction(.session(result.sessionID)) {
             try writeProjection(result)
-            try appendRecord(for: result, kind: .answer, reason: nil, at: result.updatedAt)
+            try appendRecord(for: result, kind: .answer, reason: nil, at: result.lastChangedAt)
         }
     }
 

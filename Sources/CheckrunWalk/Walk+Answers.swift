@@ -81,8 +81,11 @@ extension Walk {
             return [.say("Something failed, so the notes are required: say what happened, e.g. which control and what it did.")]
         }
         let stored = text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : text
-        results[index].notes = stored
-        results[index].notesAnsweredAt = date
+        // The same notes again (Enter where there were none) are no new answer: their time stays.
+        if results[index].notes != stored || results[index].notesAnsweredAt == nil {
+            results[index].notes = stored
+            results[index].notesAnsweredAt = date
+        }
         let echo: WalkEvent = stored.isEmpty ? .say("No notes.") : .say("Notes saved: \(DisplayText.preview(stored))")
         return [echo] + answered(index, date: date)
     }

@@ -86,6 +86,7 @@ extension Walk {
             target = position[earlier - 1]
         }
         revisit = (target.0, target.1)
+        if isDone(target.0), reopened[target.0] == nil { reopened[target.0] = results[target.0] }
         if target.0 != index { announced = target.0 }
         return [.say("Back to check \(target.0 + 1): \(describe(target.1, target.0)).")]
     }
@@ -117,11 +118,39 @@ extension Walk {
 
     mutating func conclude(_ index: Int, date: Date) -> [WalkEvent] {
         let check = plan[index].check
-        results[index].verdict = results[index].derivedVerdict(against: check)
+        let derived = results[index].derivedVerdict(against: check)
+        let settingAside = derived == .skipped || derived == .blocked
+        if let before = reopened.removeValue(forKey: index), !settingAside, let kept = before.verdict,
+           kept == derived || (kept == .fail && derived == .pass), results[index].hasSameDecidingAnswers(as: before) {
+            return concludeAsBefore(index, before, kept: kept, derived: derived)
+        }
+        results[index].verdict = derived
         let result = touch(index, date)
         var events: [WalkEvent] = [.save(result), .say("Result: \(result.summary(against: check))")]
         if isFinished { events.append(.finished) }
         return events
+    }
+
+    /// A finished check gone back into whose answers that decide its verdict (outcomes, counts,
+    /// time) are as they were: the verdict stays, an amended one too, and so does the time it
+    /// was answered, which decides the latest attempt. Looking back is no new observation, and a
+    /// note added later must not make an old pass outdo a teammate's later failure. With nothing
+    /// changed at all, nothing is saved.
+    private mutating func concludeAsBefore(_ index: Int, _ before: CheckResult, kept: Verdict, derived: Verdict) -> [WalkEvent] {
+        let check = plan[index].check
+        let finished: [WalkEvent] = isFinished ? [.finished] : []
+        if results[index].hasSameAnswers(as: before) {
+            results[index] = before
+            return [.say("Nothing changed; the saved result stands: \(before.summary(against: check))")] + finished
+        }
+        results[index].verdict = kept
+        results[index].updatedAt = before.updatedAt
+        var said = "Result: \(results[index].summary(against: check))"
+        if kept != derived {
+            // A failure no outcome gave (by `record` or `amend`, with notes saying why).
+            said += ". The failure was given, not decided by an outcome, so it stands; checkrun amend --verdict pass changes it."
+        }
+        return [.save(results[index]), .say(said)] + finished
     }
 
     mutating func touch(_ index: Int, _ date: Date) -> CheckResult {

@@ -21,6 +21,9 @@ package struct Walk: Sendable {
     var describing: (check: Int, position: Int)?
     var stopwatch = StopwatchState.idle
     var announced: Int?
+    /// A finished check the tester went back into with `b`, as it stood: concluded again with
+    /// nothing changed, it keeps its saved result and time (see `conclude`).
+    var reopened: [Int: CheckResult] = [:]
 
     enum StopwatchState: Sendable, Equatable {
         case idle

@@ -102,4 +102,39 @@ import Testing
             #expect(refused.said.last?.hasPrefix("Answer p for pass, f for fail or n for not applicable") == true, "\(refused.said)")
         }
     }
+
+    /// A finished check looked at again and left as it was is no new answer: nothing is saved,
+    /// and its time stays, so it never becomes the latest attempt over a teammate's later one.
+    @Test func lookingBackWithoutChangingSavesNothing() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        let concluded = walk.results[0]
+        #expect(concluded.verdict == .pass && walk.currentCheck == 1)
+        let looked = harness.feed(&walk, [("b", 50), ("", 60)])
+        #expect(looked.saves.isEmpty, "\(looked.said)")
+        #expect(looked.said.contains("Nothing changed; the saved result stands: pass, 2 of 2 expected outcomes passed"), "\(looked.said)")
+        #expect(walk.results[0] == concluded)
+        #expect(walk.currentCheck == 1, "the walk goes on where it was")
+        // Typing the same answer again is no change either; a changed one is saved with its time.
+        #expect(harness.feed(&walk, [("b", 70), ("b", 71), ("p", 72)]).saves.isEmpty)
+        let changed = harness.feed(&walk, [("b", 80), ("b", 81), ("f", 82), ("the label is wrong", 83)])
+        #expect(changed.saves.last?.verdict == .fail && changed.saves.last?.updatedAt == WalkTests.start.addingTimeInterval(83), "\(changed.said)")
+    }
+
+    /// A failure given with notes and no failed outcome (by `record` or `amend`) is not undone
+    /// by going back and changing only the notes: the outcomes decide nothing new.
+    @Test func aGivenFailureStandsWhenOnlyTheNotesChange() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        var given = walk.results
+        given[0].verdict = .fail
+        given[0].notes = "focus order wrong after the sheet opens"
+        var resumed = harness.makeWalk(results: given)
+        #expect(resumed.currentCheck == 1)
+        let kept = harness.feed(&resumed, [("b", 10), ("", 11)])
+        #expect(kept.saves.isEmpty && resumed.results[0].verdict == .fail, "\(kept.said)")
+        let noted = harness.feed(&resumed, [("b", 20), ("looked again", 21)])
+        #expect(noted.saves.last?.verdict == .fail && noted.saves.last?.notes == "looked again", "\(noted.said)")
+        #expect(noted.said.contains { $0.contains("The failure was given, not decided by an outcome, so it stands") })
+    }
 }

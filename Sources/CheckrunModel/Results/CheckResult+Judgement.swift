@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a result is judged against its check: the outcomes decide, a counter over its ceiling
 /// fails, and a time over the limit is flagged for the tester (the outcomes say whether it matters).
 extension CheckResult {
@@ -40,6 +42,41 @@ extension CheckResult {
             counter.ceiling.map { (counters[counter.id]?.value ?? 0) > $0 } ?? false
         }
         return unexplained || overCeiling
+    }
+
+    /// Whether this result holds the same answers as `other`, whenever each was given: the same
+    /// outcomes, counts, notes, times, stops and attachments. A check looked at again and left as
+    /// it was is no new observation, so the walk saves nothing for it (see `Walk.conclude`).
+    package func hasSameAnswers(as other: CheckResult) -> Bool {
+        guard outcomes.count == other.outcomes.count else { return false }
+        var aligned = self
+        aligned.verdict = other.verdict
+        aligned.updatedAt = other.updatedAt
+        aligned.notesAnsweredAt = other.notesAnsweredAt
+        for index in aligned.outcomes.indices {
+            if let theirs = other.outcomes[index] { aligned.outcomes[index]?.answeredAt = theirs.answeredAt }
+        }
+        for (name, theirs) in other.counters { aligned.counters[name]?.answeredAt = theirs.answeredAt }
+        return aligned.payloadBytes == other.payloadBytes
+    }
+
+    /// Whether the answers that decide a verdict (outcomes, counts, the time) are those of `other`.
+    package func hasSameDecidingAnswers(as other: CheckResult) -> Bool {
+        func deciding(_ result: CheckResult) -> [String] {
+            result.outcomes.map { $0.map { "\($0.verdict.rawValue) \($0.value.map(String.init) ?? "-")" } ?? "unanswered" }
+        }
+        return deciding(self) == deciding(other) && counters.mapValues(\.value) == other.counters.mapValues(\.value)
+            && activeSeconds == other.activeSeconds
+    }
+
+    /// When anything in the result was last given: its time last answered, or a later note or
+    /// attachment that decided nothing (which keeps that time). A record saving it is made then.
+    package var lastChangedAt: Date {
+        var times = [updatedAt]
+        if let notesAnsweredAt { times.append(notesAnsweredAt) }
+        times += outcomes.compactMap { $0?.answeredAt } + counters.values.map(\.answeredAt)
+        times += stopwatch.map(\.recordedAt) + attachments.map(\.attachedAt)
+        return times.max() ?? updatedAt
     }
 
     /// Whether the timing went over the check's time limit.
