@@ -147,6 +147,27 @@ import Testing
         #expect(try Checkrun.run(["import"] + pages + ["--out", "out"], in: folder.path).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).count == 3)
     }
+    /// One-character names: Foundation's folder-of-a-path trapped on them, so a database named
+    /// `x` could be walked and recorded into but never listed, verified, reported or merged.
+    /// `--out -` is refused rather than making a file named "-".
+    @Test func oneCharacterNamesWorkAndAnOutOfDashIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let record = ["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", "x"]
+        #expect(try checkrun(record, in: folder.path).status == 0)
+        for command in [["sessions"], ["verify"], ["report", "--release", "1", "--out", "r"], ["export", "--out", "e"], ["attachments", "--release", "1"]] {
+            let ran = try checkrun(command + ["--db", "x"], in: folder.path)
+            #expect(ran.status == 0 && !ran.stderr.contains("crashed"), "\(command): \(ran.stderr)")
+        }
+        #expect(try checkrun(["merge", "x", "--db", "y"], in: folder.path).status == 0)
+        #expect(try checkrun(["report", "--release", "1", "--db", "y"], in: folder.path).stdout.contains("1 passed"))
+        for command in [["report", "--release", "1"], ["export"]] {
+            let dash = try checkrun(command + ["--db", "x", "--out", "-"], in: folder.path)
+            #expect(dash.status == 2 && dash.stderr.contains("would write a file named \"-\""), "\(dash.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("-")))
+    }
+
 }
 
 /// Thread-safe test helpers for the polling reader.

@@ -111,7 +111,7 @@ struct ReportCommand: CheckrunCommand {
             URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: current, isDirectory: true)).standardizedFileURL.path
         }
         let target = absolute(folder)
-        let home = absolute(out.map { ($0 as NSString).deletingLastPathComponent }.flatMap { $0.isEmpty ? nil : $0 } ?? ".")
+        let home = absolute(out.map(FilePaths.folder(of:)) ?? ".")
         if target.hasPrefix(home + "/") { return String(target.dropFirst(home.count + 1)) + "/" }
         return target == home ? "" : target + "/"
     }

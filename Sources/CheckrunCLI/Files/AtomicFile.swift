@@ -1,4 +1,5 @@
 import CheckrunStore
+import CheckrunModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -41,6 +42,10 @@ struct AtomicFile {
     /// - Returns: the path the rename must replace (a symbolic link's destination).
     static func checkedTarget(_ path: String, example: String = "report.md") throws -> String {
         guard !path.isEmpty else { throw CommandFailure("the output path is empty; name a file, e.g. \(example)", exitCode: 2) }
+        // Many tools read "-" as standard output; here it would make a file named "-".
+        guard path != "-" else {
+            throw CommandFailure("--out - would write a file named \"-\"; without --out, report and compare write to standard output. Name a file, e.g. \(example)", exitCode: 2)
+        }
         let last = (path as NSString).lastPathComponent
         if path.hasSuffix("/") || last == "." || last == ".." {
             throw CommandFailure("\(path) names a folder; name a file, e.g. \(path.hasSuffix("/") ? path : path + "/")\(example)", exitCode: 2)
@@ -86,8 +91,7 @@ struct AtomicFile {
 
     /// The folder a path names a file in ("." for a bare name).
     static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+        FilePaths.folder(of: path)
     }
 
     private static func explain(_ code: Int32, folder: String) -> String {

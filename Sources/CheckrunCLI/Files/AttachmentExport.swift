@@ -21,8 +21,8 @@ enum AttachmentExport {
             let path = (folder as NSString).appendingPathComponent(relative)
             // The names are checkrun's, not the user's: a link planted where one of them goes
             // (in a shared evidence folder, say) is refused, never written through.
-            try refuseLink((path as NSString).deletingLastPathComponent)
-            try makeFolder((path as NSString).deletingLastPathComponent)
+            try refuseLink(FilePaths.folder(of: path))
+            try makeFolder(FilePaths.folder(of: path))
             try refuseLink(path)
             var file = try AtomicFile(path: path)
             var hasher = SHA256.Hasher()

@@ -139,9 +139,9 @@ extension ResultStore {
     /// them, and a disk filled part way leaves the log unable to fold back into the file.
     func requireRoom(for prepared: PreparedAttachment) throws {
         guard let database = sqlite else { return }
-        let folder = (database.path as NSString).deletingLastPathComponent
+        let folder = FilePaths.folder(of: database.path)
         var space = statvfs()
-        guard statvfs(folder.isEmpty ? "." : folder, &space) == 0 else { return }
+        guard statvfs(folder, &space) == 0 else { return }
         let free = Int(space.f_bavail) * Int(space.f_frsize)
         let needed = prepared.stored.size * 3 + 16_000_000
         guard free >= needed else {

@@ -110,7 +110,7 @@ package final class Database: StoreConnection {
     }
 
     private static func explainOpenFailure(path: String, sqliteMessage: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let folder = FilePaths.folder(of: path)
         switch PathKind.of(folder) {
         case .folder: break
         case .inaccessible:

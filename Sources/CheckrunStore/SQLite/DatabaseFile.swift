@@ -1,3 +1,4 @@
+import CheckrunModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -94,7 +95,7 @@ struct DatabaseFile {
     /// Whether this user may write the file and the folder it is in (SQLite writes its
     /// `-wal` and `-shm` files beside it).
     var isWritableHere: Bool {
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let folder = FilePaths.folder(of: path)
         return access(path, R_OK | W_OK) == 0 && access(folder, W_OK) == 0
     }
 
