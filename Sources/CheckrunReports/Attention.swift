@@ -38,7 +38,9 @@ package struct Attention: Sendable {
         let limit = notesInFull ? Int.max : 160
         if let earlier = reported.failedEarlier {
             let since = reported.result.verdict == .blocked ? "blocked" : "skipped"
-            let text = "\(check) failed on \(device) in build \(earlier.build) and was \(since) in build \(reported.build) since, so it is not shown fixed"
+            let text = earlier.isThisResult
+                ? "\(check) failed on \(device) in build \(reported.build): an expected outcome failed before it was \(since), so it is not shown fixed"
+                : "\(check) failed on \(device) in build \(earlier.build) and was \(since) in build \(reported.build) since, so it is not shown fixed"
             guard let notes = earlier.notes, !notes.isEmpty else { return text }
             return text + ": " + cut(notes, limit: limit)
         }

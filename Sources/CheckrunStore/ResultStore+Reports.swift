@@ -29,11 +29,15 @@ package struct ReportedResult: Sendable, Equatable {
     /// skip or block, else its own.
     package var standing: Verdict? { failedEarlier == nil ? result.verdict : .fail }
 
-    /// A failure that a later skip or block has not shown fixed.
+    /// A failure that a later skip or block has not shown fixed: in an earlier result, or in
+    /// the skipped or blocked result itself (an expected outcome answered fail before it was
+    /// set aside).
     package struct EarlierFailure: Sendable, Equatable {
         package var build: String
         package var attempt: Int
         package var notes: String?
+        /// The failed outcome is in the shown result itself.
+        package var isThisResult = false
     }
 
     package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
@@ -128,7 +132,8 @@ extension ResultStore {
     /// those that passed or failed (the result a skip or block stands in front of).
     enum LatestAmong: String {
         case finished = "r.verdict IS NOT NULL"
-        case passedOrFailed = "r.verdict IN ('pass', 'fail')"
+        /// Passed or failed, or set aside holding a failed outcome: for the failure behind a skip.
+        case passedOrFailed = "(r.verdict IN ('pass', 'fail') OR EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail'))"
     }
 
     /// `latestResultQuery`, the latest chosen among `among`.
@@ -214,6 +219,8 @@ extension ResultStore {
 
     /// For each check and device whose latest result is skipped or blocked, the latest result
     /// that passed or failed, by the same choice as the report's: when it failed, it stands.
+    /// A skipped or blocked result holding a failed outcome counts as failed here, the shown
+    /// one too: the tester saw the failure, and setting the check aside does not fix it.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
     private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue]) throws {
         var places: [String: Int] = [:]
@@ -221,9 +228,11 @@ extension ResultStore {
             places[reported.result.check + "\u{0}" + reported.device] = place
         }
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
-            guard let result = Self.readResult(row), result.verdict == .fail,
+            // Only a result holding a failed outcome is chosen beside passes and failures.
+            guard let result = Self.readResult(row), result.verdict != .pass,
                   let place = places[result.check + "\u{0}" + (row.string(14) ?? "")] else { return }
-            latest[place].failedEarlier = ReportedResult.EarlierFailure(build: row.string(13) ?? "", attempt: result.attempt, notes: result.notes)
+            latest[place].failedEarlier = ReportedResult.EarlierFailure(build: row.string(13) ?? "", attempt: result.attempt, notes: result.notes,
+                                                                        isThisResult: result.id == latest[place].result.id)
         }
     }
 

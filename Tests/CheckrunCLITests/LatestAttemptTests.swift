@@ -89,6 +89,30 @@ import Testing
         #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
     }
 
+    /// An outcome answered fail and then the check set aside (`x` in the walk, `record
+    /// --verdict skipped --expected 1=fail`, or a failure amended to skipped) is a failure seen:
+    /// it counted as skipped, with "0 failed" and the gate at 0.
+    @Test func aFailedOutcomeInsideASkipOrBlockCountsAsFailed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(build: "310", os: "18.1", ["--verdict", "skipped", "--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
+        let gate = ["report", "--release", "2.4", "--fail-on-failure"]
+        let report = try checkrun(gate, in: folder)
+        #expect(report.status == 3 && report.stdout.contains("an expected outcome failed before the check was set aside"), "\(report.stdout)")
+        let json = try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder)
+        #expect(json.stdout.contains("\"failed\": 1") && json.stdout.contains("\"inThisResult\": true"), "\(json.stdout)")
+        // Skipped again in a later build, with nothing answered: the failure still stands.
+        try record(build: "311", os: "18.1", ["--verdict", "skipped"], in: folder)
+        #expect(try checkrun(gate, in: folder).status == 3)
+        try record(build: "312", os: "18.1", ["--expected", "1=pass"], in: folder)
+        #expect(try checkrun(gate, in: folder).status == 0)
+        // A failure amended to skipped keeps its failed outcome, so it still counts.
+        try record(build: "313", os: "18.1", ["--expected", "1=fail", "--notes", "numbers overlap again"], in: folder)
+        let amended = try checkrun(["amend", "--release", "2.4", "--build", "313", "--check", check, "--verdict", "skipped", "--reason", "retest later"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        #expect(try checkrun(gate, in: folder).status == 3)
+    }
+
     /// Two testers on one build and device: Ana began first and answered a failure last, Ben
     /// began after her and passed in between. The last answer is the latest observation.
     @Test func theAttemptAnsweredLastIsTheLatest() throws {

@@ -101,7 +101,8 @@ enum JSONReport {
             ("device", .string(reported.device)), ("build", .string(reported.build)), ("tester", .string(reported.tester)),
             ("verdict", .string(result.verdict?.rawValue ?? "pass")),
             ("failedEarlier", reported.failedEarlier.map { earlier in
-                object([("build", .string(earlier.build)), ("attempt", .integer(earlier.attempt)), ("notes", earlier.notes.map(JSONValue.string) ?? .null)])
+                object([("build", .string(earlier.build)), ("attempt", .integer(earlier.attempt)), ("notes", earlier.notes.map(JSONValue.string) ?? .null),
+                        ("inThisResult", .bool(earlier.isThisResult))])
             } ?? .null),
             ("amendments", .integer(reported.amendments)),
             ("amendReason", reported.amendReason.map(JSONValue.string) ?? .null),

@@ -79,8 +79,12 @@ enum ReportPhrases {
     }
 
     /// "failed in build 310 (attempt 1) and not shown fixed since": the failure behind a skip or block.
+    /// In the skipped or blocked result itself: "an expected outcome failed before the check
+    /// was set aside, and it is not shown fixed since".
     static func failedEarlier(_ earlier: ReportedResult.EarlierFailure) -> String {
-        "failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
+        earlier.isThisResult
+            ? "an expected outcome failed before the check was set aside, and it is not shown fixed since"
+            : "failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
     }
 
     /// "fail" or "pass (amended once: reason)".
