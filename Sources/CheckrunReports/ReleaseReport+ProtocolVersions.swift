@@ -18,6 +18,28 @@ extension ReleaseReport {
         }
     }
 
+    /// The failed removed checks whose answered version the database keeps, as entries for the
+    /// WCAG terms: a removed check's failure still bears on the criteria it was mapped to, and a
+    /// criterion must not read Supports while the gate trips on it. A removed check's pass or
+    /// skip is no evidence either way now, so it changes no term. Each removed result gets the
+    /// check as it was answered, so its outcomes are shown with their text.
+    static func removedEntries(_ removed: inout [ReportedResult], _ store: ResultStore) throws -> [CheckEntry] {
+        var entries: [CheckEntry] = []
+        var seen = Set<String>()
+        for name in removed.map(\.result.check) where seen.insert(name).inserted {
+            let places = removed.indices.filter { removed[$0].result.check == name }
+            for place in places {
+                removed[place].answeredCheck = try store.keptCheck(named: name, version: removed[place].result.protocolHash)?.check
+            }
+            guard let newest = places.max(by: { removed[$0].result.updatedAt < removed[$1].result.updatedAt }),
+                  let kept = try store.keptCheck(named: name, version: removed[newest].result.protocolHash) else { continue }
+            let results = places.map { removed[$0] }
+            let status = CheckStatus.combining(results)
+            if status == .failed { entries.append(CheckEntry(reference: kept, results: results, status: status, isRemoved: true)) }
+        }
+        return entries
+    }
+
     /// The checks of `document` that differ from the versions `hashes` name, as the database
     /// keeps them; a version the database does not keep changes nothing that can be named.
     static func changedChecks(_ document: ProtocolDocument, _ hashes: [String], _ store: ResultStore) throws -> [String] {

@@ -20,6 +20,9 @@ package struct ReleaseReport: Sendable {
         package var reference: CheckReference
         package var results: [ReportedResult]
         package var status: CheckStatus
+        /// A check no longer in the protocols, as the version it was answered against had it:
+        /// its results still bear on the criteria that version mapped it to.
+        package var isRemoved = false
     }
 
     package struct CriterionRow: Sendable {
@@ -202,7 +205,8 @@ extension ReleaseReport {
         let known = Set(library.allChecks.map(\.name))
         history.markRemoved(keeping: known)
         history.judge(directions: Comparison.directions(library))
-        let removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
+        var removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
+        let removedEntries = try removedEntries(&removed, store)
         let protocols = try library.documents.map { document -> ProtocolEntry in
             let hash = hashes[document.id] ?? document.contentHash
             let others = checks.filter { $0.reference.document.id == document.id }.flatMap(\.results).filter { $0.result.protocolHash != hash }
@@ -213,7 +217,7 @@ extension ReleaseReport {
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
-            criteria: criteria(checks, library), profiles: profiles(checks),
+            criteria: criteria(checks + removedEntries, library), profiles: profiles(checks),
             chains: chains, shownResultProblems: shownResultProblems, history: history)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
         return report

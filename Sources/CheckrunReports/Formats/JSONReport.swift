@@ -32,7 +32,7 @@ enum JSONReport {
                 ("notApplicable", .integer(row.counts[.notApplicable] ?? 0)), ("notRun", .integer(row.counts[.notRun] ?? 0)),
             ])) })),
             ("checks", .array(report.checks.map { node(check($0, report)) })),
-            ("removed", .array(report.removed.map { node(result($0, nil, report)) })),
+            ("removed", .array(report.removed.map { node(result($0, $0.answeredCheck, report)) })),
             ("verification", object([
                 ("verified", .bool(report.unverifiedProblems == nil)),
                 ("message", report.unverifiedBanner.map(JSONValue.string) ?? .null),

@@ -109,7 +109,7 @@ enum MarkdownReport {
                 out.append("")
                 out.append("#### \(e(reported.result.check)): removed")
                 out.append("")
-                out += resultLines(reported, nil, e) + evidenceLines(report, reported)
+                out += resultLines(reported, reported.answeredCheck, e) + evidenceLines(report, reported)
             }
         }
         out.append("")

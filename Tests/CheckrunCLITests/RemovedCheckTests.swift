@@ -1,0 +1,36 @@
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// A check removed from the protocols after it failed: the gate trips on its failure, so the
+/// WCAG terms must count it too. It was left out of them, and the criterion it was mapped to
+/// read Supports in Markdown and OpenACR while the same report exited 3.
+@Suite struct RemovedCheckTests {
+    static func document(checks: [String]) -> String {
+        let all = [
+            "a": #"{"id": "a", "profile": "VoiceOver", "task": "do a", "expected": ["x works", "y works"]}"#,
+            "b": #"{"id": "b", "profile": "VoiceOver", "task": "do b", "expected": ["z works"]}"#,
+        ]
+        return #"{"id": "demo", "title": "Demo", "status": "ready", "source": "demo.txt", "wcag": ["1.1.1"], "checks": ["#
+            + checks.compactMap { all[$0] }.joined(separator: ", ") + "]}"
+    }
+
+    @Test func aRemovedChecksFailureBearsOnItsCriteria() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
+        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=fail", "--expected", "2=pass", "--notes", "x broken"]).status == 0)
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/b", "--expected", "1=pass"]).status == 0)
+        try folder.write("protocols/demo.json", Self.document(checks: ["b"]))
+
+        let markdown = try run(["report", "--release", "1", "--fail-on-failure"])
+        #expect(markdown.status == 3)
+        #expect(markdown.stdout.contains("| 1.1.1 Non-text Content | A | Partially Supports |"), "\(markdown.stdout)")
+        #expect(markdown.stdout.contains("demo/a (no longer in the protocols) fails on an unnamed device (build 1): x broken"))
+        #expect(markdown.stdout.contains("- Expected 1, x works: fail"), "the removed result keeps the text it was answered against")
+        let openACR = try run(["report", "--release", "1", "--format", "openacr"])
+        let criterion = try #require(openACR.stdout.components(separatedBy: "\"num\": \"1.1.1\"").dropFirst().first)
+        #expect(criterion.contains("\"level\": \"partially-supports\""), "\(criterion.prefix(400))")
+    }
+}
