@@ -55,4 +55,24 @@ import Testing
         let markdown = try checkrun(["report", "--release", "2.4"], in: folder)
         #expect(markdown.stdout.contains("| 2.1.1 Keyboard | A | Not Evaluated (gap in coverage) |"), "\(markdown.stdout)")
     }
+
+    /// JUnit: a check that did not apply is a skipped testcase, not a green one, and the top
+    /// line's totals are the sums of every suite's, the WCAG suite's too.
+    @Test func junitSkipsACheckThatDidNotApplyAndItsTotalsAddUp() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("over-grouped-control/switch-control", ["--expected", "1=na", "--expected", "2=na"], in: folder)
+        try record("tiny-target/voice-control-show-numbers", ["--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
+        let junit = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder).stdout
+        let switchControl = try #require(junit.components(separatedBy: "name=\"switch-control\"").dropFirst().first?.components(separatedBy: "</testcase>").first)
+        #expect(switchControl.contains("<skipped message=\"not applicable"), "\(switchControl)")
+        func sum(_ attribute: String) -> Int {
+            junit.components(separatedBy: "<testsuite ").dropFirst().compactMap { suite in
+                suite.components(separatedBy: "\(attribute)=\"").dropFirst().first?.prefix { $0 != "\"" }
+            }.compactMap { Int($0) }.reduce(0, +)
+        }
+        let top = try #require(junit.components(separatedBy: "<testsuites ").dropFirst().first?.prefix { $0 != ">" })
+        #expect(top.contains("tests=\"\(sum("tests"))\"") && top.contains("failures=\"\(sum("failures"))\"") && top.contains("errors=\"\(sum("errors"))\""), "\(top)")
+        #expect(sum("failures") >= 2, "the check's failure and its criteria's")
+    }
 }

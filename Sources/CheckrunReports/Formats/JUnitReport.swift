@@ -15,15 +15,20 @@ enum JUnitReport {
 
     static func render(_ report: ReleaseReport) -> String {
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
-        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) } + report.removed.count
-        let failures = (report.checks.flatMap(\.results) + report.removed).filter { $0.standing == .fail }.count
-        out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\">")
+        // The totals are the sums of every suite's, the WCAG suite's too: a dashboard reading
+        // the top line counts what the suites hold.
+        let criteria = criteriaCounts(report)
+        let results = report.checks.flatMap(\.results) + report.removed
+        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) } + report.removed.count + criteria.tests
+        let failures = results.filter { $0.standing == .fail }.count + criteria.failures
+        let errors = results.filter { $0.standing == .blocked }.count
+        out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(errors)\">")
         for document in report.protocols {
             let entries = report.checks.filter { $0.reference.document.id == document.id }
             let cases = entries.flatMap { entry in entry.results.isEmpty ? [(entry, nil)] : entry.results.map { (entry, Optional($0)) } }
             let failed = cases.filter { $0.1?.standing == .fail }.count
             let errors = cases.filter { $0.1?.standing == .blocked }.count
-            let skipped = cases.filter { $0.1 == nil || $0.1?.standing == .skipped }.count
+            let skipped = cases.filter { $0.1 == nil || $0.1?.standing == .skipped || $0.1.map(isNotApplicable) == true }.count
             let time = cases.compactMap { $0.1?.result.activeSeconds }.reduce(0, +)
             out.append("  <testsuite name=\"\(x(document.id))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">")
             out.append("    <properties>")
@@ -92,9 +97,17 @@ enum JUnitReport {
         case nil:
             out.append("      <skipped message=\"not run in this release\"/>")
         case .pass?:
-            break
+            if let reported, isNotApplicable(reported) {
+                out.append("      <skipped message=\"not applicable: every expected outcome answered was not applicable\"/>")
+            }
         }
         return out
+    }
+
+    /// A pass made only of outcomes answered not applicable: no evidence of support, so not a
+    /// green testcase (the report counts it as not applicable).
+    private static func isNotApplicable(_ reported: ReportedResult) -> Bool {
+        reported.standing == .pass && reported.result.passedOnlyAsNotApplicable
     }
 
     /// Results of checks no longer in the protocols, a testcase each: a failure of one still
@@ -126,9 +139,8 @@ enum JUnitReport {
     /// Support and Partially Supports, skipped for Incomplete and Not Evaluated.
     private static func criteriaSuite(_ report: ReleaseReport) -> [String] {
         let rows = report.criteria.filter { !$0.checks.isEmpty }
-        let failing = rows.filter { $0.conformance == .doesNotSupport || $0.conformance == .partiallySupports }.count
-        let open = rows.filter { [.incomplete, .notEvaluated, .notApplicable].contains($0.conformance) }.count
-        var out = ["  <testsuite name=\"WCAG 2.2\" tests=\"\(rows.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"\(open)\" time=\"0\">"]
+        let counts = criteriaCounts(report)
+        var out = ["  <testsuite name=\"WCAG 2.2\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" skipped=\"\(counts.skipped)\" time=\"0\">"]
         for row in rows {
             out.append("    <testcase classname=\"wcag\" name=\"\(x(row.criterion.title))\" time=\"0\">")
             let message = x("\(row.conformance.rawValue): \(row.coverage.sentence)")
@@ -143,6 +155,14 @@ enum JUnitReport {
         }
         out.append("  </testsuite>")
         return out
+    }
+
+    /// The WCAG suite's testcases: a criterion some check maps, failing for Does Not Support
+    /// and Partially Supports, skipped when Incomplete, Not Evaluated or Not Applicable.
+    private static func criteriaCounts(_ report: ReleaseReport) -> (tests: Int, failures: Int, skipped: Int) {
+        let rows = report.criteria.filter { !$0.checks.isEmpty }
+        return (rows.count, rows.filter { $0.conformance == .doesNotSupport || $0.conformance == .partiallySupports }.count,
+                rows.filter { [.incomplete, .notEvaluated, .notApplicable].contains($0.conformance) }.count)
     }
 
     private static func seconds(_ value: Double) -> String {
