@@ -40,21 +40,30 @@ struct RunCommand: CheckrunCommand {
         guard !checks.isEmpty else {
             throw CommandFailure("no check matches the filters; see `checkrun list` with the same filters")
         }
-        let release = try required(.release, "Release", context)
-        let build = try required(.build, "Build", context)
-        let store = try context.openStore()
-        // At a terminal, the device and the tester are asked for when not given, offering the
-        // last ones this database saw: a session of "unnamed" devices helps no report.
-        let device = try asked(.device, "Device", offering: try store.lastUsed(.device), context)
-        let tester = try asked(.tester, "Tester", offering: try store.lastUsed(.tester) ?? SessionLabel.user(context.environment), context)
-        if let earlier = try store.unfinishedSession(release: release, build: build, device: device),
-           try offerToResume(earlier, context) {
-            return try ResumeCommand.resume(earlier.session, store: store, context)
+        let release: String, build: String, device: String, tester: String, store: ResultStore
+        do {
+            release = try required(.release, "Release", context)
+            build = try required(.build, "Build", context)
+            store = try context.openStore()
+            // At a terminal, the device and the tester are asked for when not given, offering the
+            // last ones this database saw: a session of "unnamed" devices helps no report.
+            device = try asked(.device, "Device", offering: try store.lastUsed(.device), context)
+            tester = try asked(.tester, "Tester", offering: try store.lastUsed(.tester) ?? SessionLabel.user(context.environment), context)
+        } catch is QuitBeforeStarting {
+            context.print("Nothing was started.")
+            return 0
         }
         let session = Session(
             id: context.newSessionID(), release: release, build: build, device: device,
             osVersion: try SessionLabel.checked(context.arguments.value(.os) ?? "", .os, required: false, command: "run"), tester: tester,
             plan: checks.map(\.name), startedAt: context.now())
+        if let earlier = try store.unfinishedSession(release: release, build: build, device: device) {
+            switch try offerToResume(earlier, insteadOf: session, context) {
+            case .resume: return try ResumeCommand.resume(earlier.session, store: store, context)
+            case .quit: return 0
+            case .startNew: break
+            }
+        }
         // The session and the text of every protocol it walks are kept together.
         try store.batch {
             try store.insert(session)
@@ -68,22 +77,41 @@ struct RunCommand: CheckrunCommand {
         return try runner.run()
     }
 
+    /// What the tester chose when offered an unfinished session.
+    private enum Choice { case resume, startNew, quit }
+
     /// Says that a session for the same release, build and device is unfinished; at a terminal,
-    /// asks whether to resume it instead (Enter or y resumes, n starts a new session).
-    private static func offerToResume(_ earlier: ResultStore.SessionSummary, _ context: CommandContext) throws -> Bool {
+    /// asks whether to resume it instead (Enter or y resumes, n starts a new session). One of
+    /// another tester, OS version or plan is only named: resuming it would file this tester's
+    /// answers under that session's tester and OS, and walk checks other than those asked for.
+    private static func offerToResume(_ earlier: ResultStore.SessionSummary, insteadOf asked: Session, _ context: CommandContext) throws -> Choice {
         let session = earlier.session
-        context.print("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)") is unfinished: \(earlier.completed) of \(session.plan.count) checks done.")
+        let who = [session.tester.isEmpty ? nil : "tester \(session.tester)", session.osVersion.isEmpty ? nil : "OS \(session.osVersion)"].compactMap { $0 }
+        context.print("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)")"
+            + (who.isEmpty ? "" : " (\(who.joined(separator: ", ")))") + " is unfinished: \(earlier.completed) of \(session.plan.count) checks done.")
+        var differences: [String] = []
+        if session.tester != asked.tester { differences.append("its tester") }
+        if session.osVersion != asked.osVersion { differences.append("its OS version") }
+        if session.plan != asked.plan { differences.append("its checks") }
+        guard differences.isEmpty else {
+            context.print("It differs from this one in \(differences.joined(separator: " and ")), so a new session is started; to go on with that one instead: \(context.resumeCommand(session.shortID))")
+            return .startNew
+        }
         guard isatty(STDIN_FILENO) == 1 else {
             context.print("Starting a new session; to go on with that one instead: \(context.resumeCommand(session.shortID))")
-            return false
+            return .startNew
         }
         while true {
             context.prompt("Resume it instead of starting a new session? (Enter or y resumes, n starts a new one) ")
-            guard let line = Swift.readLine(strippingNewline: true) else { return false }
+            guard let line = Swift.readLine(strippingNewline: true) else { return .startNew }
             switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "", "y", "yes": return true
-            case "n", "no": return false
-            default: context.print("Type y to resume it, or n to start a new session.")
+            case "", "y", "yes": return .resume
+            case "n", "no": return .startNew
+            case "q", "quit":
+                context.print("Nothing was started. To go on with session \(session.shortID): \(context.resumeCommand(session.shortID))")
+                return .quit
+            case "?", "h", "help": context.print("Enter or y resumes session \(session.shortID) where it stopped; n starts a new session; q quits without starting one.")
+            default: context.print("Type y to resume it, n to start a new session, or q to quit.")
             }
         }
     }
@@ -94,10 +122,10 @@ struct RunCommand: CheckrunCommand {
         if let value = context.arguments.value(option) { return try SessionLabel.checked(value, option, required: false, command: "run") }
         guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? SessionLabel.user(context.environment) ?? "" : "" }
         while true {
-            context.prompt(offered.map { "\(label) (Enter for \(DisplayText.neutralised($0))): " } ?? "\(label): ")
+            context.prompt(offered.map { "\(label) (Enter for \(DisplayText.neutralised($0)); ? for help): " } ?? "\(label) (? for help): ")
             guard let line = Swift.readLine(strippingNewline: true) else { throw CommandFailure("no \(label.lowercased()) given; nothing was started") }
             let value = line.trimmingCharacters(in: .whitespaces)
-            if !value.isEmpty, let label = typedLabel(value, option, context) { return label }
+            if !value.isEmpty, let label = try typedLabel(value, option, context) { return label }
             if value.isEmpty, let offered { return offered }
             if !value.isEmpty { continue }
             context.print("Name the \(label.lowercased()), e.g. \(option == .device ? "iPhone 15" : "Ana"); every report lists it.")
@@ -111,20 +139,37 @@ struct RunCommand: CheckrunCommand {
             throw UsageError("missing --\(option.rawValue): name the \(label.lowercased()) under test, e.g. --\(option.rawValue) \(option == .release ? "2.4" : "311")", command: "run")
         }
         while true {
-            context.prompt("\(label): ")
+            context.prompt("\(label) under test (? for help): ")
             guard let line = Swift.readLine(strippingNewline: true) else {
                 throw CommandFailure("no \(label.lowercased()) given; nothing was started")
             }
             let value = line.trimmingCharacters(in: .whitespaces)
-            if !value.isEmpty, let label = typedLabel(value, option, context) { return label }
+            if !value.isEmpty, let label = try typedLabel(value, option, context) { return label }
             if !value.isEmpty { continue }
             context.print("The \(label.lowercased()) is required, e.g. \(option == .release ? "2.4" : "311").")
         }
     }
 
+    /// `q` at a prompt before the walk: nothing is saved yet, so nothing is lost.
+    private struct QuitBeforeStarting: Error {}
+
     /// A label typed at a prompt (already trimmed); one that cannot be a label is explained and
-    /// asked for again (nil).
-    private static func typedLabel(_ value: String, _ option: OptionName, _ context: CommandContext) -> String? {
+    /// asked for again (nil). The walk's keys are keys here too, never a label: `?` explains the
+    /// question, `q` quits, and `b` (back, in the walk) is not taken for a name.
+    private static func typedLabel(_ value: String, _ option: OptionName, _ context: CommandContext) throws -> String? {
+        let example = option == .release ? "2.4" : option == .build ? "311" : option == .device ? "iPhone 15" : "Ana"
+        switch value.lowercased() {
+        case "?", "h", "help":
+            context.print("Type the \(option.rawValue) and press Enter, e.g. \(example); it names the session in every report. q quits without starting a session.")
+            return nil
+        case "q", "quit":
+            throw QuitBeforeStarting()
+        case "b", "back":
+            context.print("There is no question before this one to go back to. Type the \(option.rawValue), e.g. \(example), or q to quit.")
+            return nil
+        default:
+            break
+        }
         guard let problem = SessionLabel.problem(value, required: true) else { return value }
         context.print("That \(option.rawValue) \(problem). Type it again.")
         return nil

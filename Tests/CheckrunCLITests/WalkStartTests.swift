@@ -1,0 +1,64 @@
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// The questions before a walk, at a real terminal: the walk's keys work there too, and an
+/// unfinished session is offered only when resuming it files the answers as asked.
+@Suite struct WalkStartTests {
+    let protocols = Repository.path("protocols")
+
+    func terminal(_ folder: TemporaryFolder, _ arguments: [String]) throws -> PseudoTerminal {
+        try PseudoTerminal(["run", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")] + arguments,
+                           directory: folder.path, environment: ["USER": ""])
+    }
+
+    /// `?` and `b` were taken for the release and the tester: a session was filed under
+    /// release "?" and tester "b".
+    @Test(.timeLimit(.minutes(1)))
+    func helpBackAndQuitAreKeysNotLabels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try terminal(folder, [])
+        try first.expect("Release under test (? for help): ")
+        first.sendLine("?")
+        try first.expect("Type the release and press Enter, e.g. 2.4")
+        first.sendLine("b")
+        try first.expect("There is no question before this one")
+        first.sendLine("2.4")
+        try first.expect("Build under test (? for help): ")
+        first.sendLine("311")
+        try first.expect("Device (? for help): ")
+        first.sendLine("iPhone 15")
+        try first.expect("Tester (? for help): ")
+        first.sendLine("q")
+        try first.expect("Nothing was started.")
+        #expect(first.waitForExit() == 0)
+        let sessions = try Checkrun.run(["sessions", "--db", folder.path("db.sqlite")], in: folder.path)
+        #expect(!sessions.stdout.contains("release ?") && !sessions.stdout.contains("2.4"), "\(sessions.stdout)")
+    }
+
+    /// Ben's walk resumed Ana's unfinished session by default, and his answers were filed under
+    /// her name and OS version. Only a session of the same tester, OS and checks is offered.
+    @Test(.timeLimit(.minutes(1)))
+    func anotherTestersSessionIsNamedNotResumed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = ["--release", "6", "--build", "1", "--device", "iPhone 15"]
+        let ana = try Checkrun.run(["run", "--check", "tiny-target/touch-one-hand", "--tester", "Ana", "--os", "17.5", "--protocols", protocols,
+                                    "--db", folder.path("db.sqlite")] + label, in: folder.path, input: "q\n")
+        #expect(ana.status == 0, "\(ana.stderr)")
+        let ben = try terminal(folder, label + ["--tester", "Ben", "--os", "18.2"])
+        try ben.expect("(tester Ana, OS 17.5) is unfinished")
+        try ben.expect("It differs from this one in its tester and its OS version, so a new session is started")
+        try ben.expect("Press Enter to start")
+        ben.sendLine("q")
+        #expect(ben.waitForExit() == 0)
+        let again = try terminal(folder, label + ["--tester", "Ben", "--os", "18.2"])
+        try again.expect("Resume it instead of starting a new session?")
+        again.sendLine("?")
+        try again.expect("q quits without starting one")
+        again.sendLine("q")
+        try again.expect("Nothing was started.")
+        #expect(again.waitForExit() == 0)
+    }
+}
