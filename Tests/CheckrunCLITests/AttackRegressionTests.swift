@@ -170,4 +170,24 @@ extension AttackRegressionTests {
             #expect(text == "the old file" || text.hasSuffix("]}\n"), "the old file or a whole new one")
         }
     }
+
+    /// The database deleted, or another file put in its place, while a walk is open: the walk
+    /// said "saved" into the deleted file until the end. It now stops at the next answer and
+    /// says why (exit 1), before announcing anything.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aDatabaseDeletedOrReplacedUnderAWalkStopsIt(replaced: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walk = try PseudoTerminal(["run", "--release", "2.4", "--build", "311", "--device", "D", "--tester", "Ana", "--check", "tiny-target/touch-one-hand",
+                                       "--protocols", protocols, "--db", folder.path("db.sqlite")], directory: folder.path)
+        try walk.expect("Press Enter")
+        walk.sendLine("t 10")
+        try walk.expect("Time: 10 seconds.")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.path("db.sqlite" + suffix)) }
+        if replaced { try recordOne(folder, db: "db.sqlite") }
+        walk.sendLine("9")
+        try walk.expect("was deleted, moved or replaced while checkrun had it open")
+        #expect(walk.waitForExit() == 1)
+        #expect(!walk.output.contains("Expected 1: fail"), "nothing is announced after the file went")
+    }
 }

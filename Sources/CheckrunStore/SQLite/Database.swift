@@ -236,6 +236,7 @@ package final class Database: StoreConnection {
         defer { transactionDepth = 0 }
         try execute("BEGIN IMMEDIATE")
         do {
+            try requireFileInPlace()
             let value = try body()
             try execute("COMMIT")
             return value
@@ -243,6 +244,15 @@ package final class Database: StoreConnection {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Refuses to write once the file this connection opened is no longer at its path (deleted,
+    /// moved, or replaced by another file): an answer committed to it would be lost with it,
+    /// and a walk would go on saying "saved". One `stat` per transaction, by SQLite itself.
+    private func requireFileInPlace() throws {
+        var moved: Int32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        throw StoreError("the database file \(name) was deleted, moved or replaced while checkrun had it open, so nothing more can be saved to it. Answers saved before went to the file that was there then; put it back at \(name) and resume, or start again")
     }
 
     /// A long write (a merge) as a series of transactions: `body` calls `boundary` wherever the
@@ -256,6 +266,7 @@ package final class Database: StoreConnection {
         defer { transactionDepth = 0 }
         try execute("BEGIN IMMEDIATE")
         do {
+            try requireFileInPlace()
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
                 try execute("COMMIT")
