@@ -25,7 +25,7 @@ import Testing
         try terminal.expect("Attached capture-")
         try terminal.expect("What does it show?")
         terminal.sendLine("The simulator's Pay sheet")
-        try terminal.expect("Description saved.")
+        try terminal.expect("Description saved: ")
         terminal.send("\r")
         try terminal.expect("Timer stopped:")
         try terminal.expect("How many hits")

@@ -27,7 +27,15 @@ import Testing
         let saved = try #require(events.compactMap { if case .save(let result) = $0 { result } else { nil } }.first)
         #expect(saved.attachments.map(\.outcome) == [1])
         #expect(walk.prompt?.text.hasPrefix("What does it show?") == true)
+        // A key typed here (back, or the next answer given early) is not taken for the text read
+        // out in place of the picture.
+        for key in ["b", "p", "s", "x", "n"] {
+            let refused = harness.feed(&walk, [(key, 3)])
+            #expect(refused.saves.isEmpty && refused.said.first?.contains("is a key at the other prompts") == true, "\(key): \(refused.said)")
+        }
+        #expect(walk.prompt?.text.hasPrefix("What does it show?") == true)
         let described = harness.feed(&walk, [("The 20-point Pay button", 3)])
+        #expect(described.said.contains("Description saved: The 20-point Pay button"))
         #expect(described.saves.last?.attachments.first?.description == "The 20-point Pay button")
         #expect(walk.prompt?.text == question, "the walk goes on where it was")
     }
