@@ -67,6 +67,11 @@ package struct BuildFigures: Sendable, Equatable {
     /// stop their times and counts being compared. A number, not the text: a report's history
     /// holds a figure per check, device and build.
     package var checkText: Int? = nil
+    /// The latest result passed with every answered outcome not applicable: no evidence of a
+    /// fix, so a failure before it is "changed", never "fixed". Asked only where it would be.
+    package var notApplicable = false
+    /// The latest result's row in the store.
+    package var resultRow: Int64 = 0
 }
 
 /// How a verdict moved from one build to the next.
@@ -140,7 +145,7 @@ extension Comparison {
                     return BuildFigures(
                         results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
                         medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
-                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash))
+                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row)
                 }
                 checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
@@ -155,14 +160,31 @@ extension Comparison {
             devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
+        try markNotApplicable(&checks, store, threshold)
         return Comparison(scopes: scopes, threshold: threshold, checks: checks)
+    }
+
+    /// The builds that would read "fixed" whose latest result passed only as not applicable:
+    /// marked, and their changes judged again. One query for the few such results.
+    private static func markNotApplicable(_ checks: inout [CheckComparison], _ store: ResultStore, _ threshold: Double) throws {
+        var candidates: [(check: Int, build: Int)] = []
+        for (index, check) in checks.enumerated() {
+            candidates += check.changes.filter { $0.verdictChange == .fixed }.map { (index, $0.to) }
+        }
+        let rows = candidates.compactMap { checks[$0.check].builds[$0.build]?.resultRow }
+        let notApplicable = try store.passedOnlyAsNotApplicable(rows: rows)
+        guard !notApplicable.isEmpty else { return }
+        for (check, build) in candidates where notApplicable.contains(checks[check].builds[build]?.resultRow ?? -1) {
+            checks[check].builds[build]?.notApplicable = true
+            checks[check].changes = changes(checks[check].builds, threshold)
+        }
     }
 
     /// One check's results on one device, gathered build by build.
     private struct DeviceFigures {
         var times: [[Double]]
         var counters: [[String: [Double]]]
-        var latest: [(verdict: Verdict, hash: String, at: Double)?]
+        var latest: [(verdict: Verdict, hash: String, at: Double, row: Int64)?]
         var counts: [Int]
 
         init(scopes: Int) {
@@ -178,34 +200,9 @@ extension Comparison {
             for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
             // The attempt answered last is the latest, as in a report (amendments aside).
             if (latest[row.scope]?.at ?? -.infinity) <= row.answeredAt {
-                latest[row.scope] = (row.verdict, row.protocolHash, row.answeredAt)
+                latest[row.scope] = (row.verdict, row.protocolHash, row.answeredAt, row.row)
             }
         }
-    }
-
-    /// Which way a counter should move, from its check: more is better for an outcome that
-    /// needs at least a number, fewer for one that allows at most a number or a counter with a
-    /// ceiling; for any other counter (stops, say) growth is what gets flagged.
-    package enum CounterDirection: Sendable {
-        case moreIsBetter, fewerIsBetter
-    }
-
-    /// Each check's counter directions, by check name.
-    package static func directions(_ library: ProtocolLibrary) -> [String: [String: CounterDirection]] {
-        var all: [String: [String: CounterDirection]] = [:]
-        for reference in library.allChecks { all[reference.name] = directions(for: reference.check) }
-        return all
-    }
-
-    /// Each counter's direction for a check.
-    package static func directions(for check: Check) -> [String: CounterDirection] {
-        var directions: [String: CounterDirection] = [:]
-        for counter in check.counters { directions[counter.id] = .fewerIsBetter }
-        for outcome in check.expected {
-            guard let target = outcome.target else { continue }
-            directions[target.counter] = target.atLeast != nil ? .moreIsBetter : .fewerIsBetter
-        }
-        return directions
     }
 
     /// Judges every change again with each check's counter directions, once the protocols are
@@ -236,6 +233,7 @@ extension Comparison {
                 continue
             }
             change.verdictChange = verdictChange(before.verdict, after.verdict)
+            if change.verdictChange == .fixed && after.notApplicable { change.verdictChange = .changed }
             if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
             // By the check's own text where both versions are kept, else by the protocol's hash.
             if let old = before.checkText, let new = after.checkText {

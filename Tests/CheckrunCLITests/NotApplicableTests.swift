@@ -75,4 +75,23 @@ import Testing
         #expect(top.contains("tests=\"\(sum("tests"))\"") && top.contains("failures=\"\(sum("failures"))\"") && top.contains("errors=\"\(sum("errors"))\""), "\(top)")
         #expect(sum("failures") >= 2, "the check's failure and its criteria's")
     }
+
+    /// A failure answered not applicable in the next build is not "fixed": nothing passed.
+    @Test func aFailureLaterNotApplicableIsNotCalledFixed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let check = "tiny-target/voice-control-show-numbers"
+        for (build, answers) in [("310", ["--expected", "1=fail", "--notes", "numbers overlap"]), ("311", ["--expected", "1=na"])] {
+            let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15"] + answers, in: folder)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let compared = try checkrun(["compare", "--release", "2.4"], in: folder)
+        #expect(compared.stdout.contains("310 → 311: changed") && !compared.stdout.contains("fixed"), "\(compared.stdout)")
+        let report = try checkrun(["report", "--release", "2.4"], in: folder)
+        #expect(!report.stdout.contains("fixed"), "\(report.stdout)")
+        // A pass that is a pass is still called fixed.
+        let passed = try checkrun(["record", "--release", "2.4", "--build", "312", "--check", check, "--device", "iPhone 15", "--expected", "1=pass"], in: folder)
+        #expect(passed.status == 0)
+        #expect(try checkrun(["compare", "--release", "2.4", "--builds", "310,312"], in: folder).stdout.contains("310 → 312: fixed"))
+    }
 }

@@ -1,0 +1,81 @@
+import CheckrunModel
+import Foundation
+
+/// The rows behind comparisons: every finished result of the builds compared, streamed.
+extension ResultStore {
+    /// Of the given result rows, those passed with every answered outcome not applicable: no
+    /// evidence of a fix, so a comparison does not call a failure before them fixed. Asked only
+    /// of the few results that would otherwise be called so.
+    package func passedOnlyAsNotApplicable(rows: [Int64]) throws -> Set<Int64> {
+        guard !rows.isEmpty else { return [] }
+        var found = Set<Int64>()
+        let list = "[" + rows.map(String.init).joined(separator: ",") + "]"
+        try database.forEach(
+            """
+            SELECT r.rowid FROM results r WHERE r.rowid IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND r.verdict = 'pass'
+            AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'na')
+            AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict <> 'na')
+            """, [.text(list)]) { row in
+            if let value = row.int(0) { found.insert(Int64(value)) }
+        }
+        return found
+    }
+
+    /// A release and build, the unit a comparison compares.
+    package struct BuildScope: Sendable, Hashable {
+        package var release: String
+        package var build: String
+
+        package init(release: String, build: String) {
+            self.release = release
+            self.build = build
+        }
+    }
+
+    /// One finished result for comparisons: which scope it belongs to, its verdict, active time,
+    /// protocol hash and counters.
+    package struct TimingRow: Sendable {
+        package var check: String
+        package var scope: Int
+        package var device: String
+        package var verdict: Verdict
+        package var activeSeconds: Double?
+        package var protocolHash: String
+        /// When the result was last answered (amendments aside), which decides the latest attempt.
+        package var answeredAt: Double
+        package var counters: [String: Int]
+        /// The result's row, to ask more of the few results a comparison needs more of.
+        package var row: Int64 = 0
+    }
+
+    /// Streams the finished results of the given builds, ordered by check, then the time each
+    /// was last answered.
+    package func forEachTimingRow(scopes: [BuildScope], _ body: (TimingRow) throws -> Void) throws {
+        guard !scopes.isEmpty else { return }
+        // The scopes arrive as one JSON parameter and join through the sessions index; a CASE
+        // with a branch per build cost more than the rest of the query at 50 builds.
+        let sql = """
+            WITH scopes (release, build, scope) AS (
+                SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), key FROM json_each(?1))
+            SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
+                (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid
+            FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
+            JOIN results r ON r.session_id = s.id
+            WHERE r.verdict IS NOT NULL
+            ORDER BY r.check_name, r.updated_at, r.attempt
+            """
+        let pairs = scopes.map { JSONValue.array([JSONNode(.string($0.release)), JSONNode(.string($0.build))]) }
+        let values = [SQLValue.text(JSONWriter.compact(.array(pairs.map { JSONNode($0) })))]
+        try database.forEach(database.engine == .sqlite ? sql : PostgresStatements.timingQuery, values) { row in
+            guard let verdict = row.string(2).flatMap(Verdict.init(rawValue:)), let scope = row.int(1) else { return }
+            var counters: [String: Int] = [:]
+            for pair in (row.string(6) ?? "").split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, let value = Int(parts[1]) { counters[String(parts[0])] = value }
+            }
+            try body(TimingRow(
+                check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", verdict: verdict, activeSeconds: row.double(3),
+                protocolHash: row.string(4) ?? "", answeredAt: row.double(5) ?? 0, counters: counters, row: Int64(row.int(8) ?? 0)))
+        }
+    }
+}
