@@ -35,6 +35,12 @@ import Testing
         #expect(first.waitForExit() == 0)
         let sessions = try Checkrun.run(["sessions", "--db", folder.path("db.sqlite")], in: folder.path)
         #expect(!sessions.stdout.contains("release ?") && !sessions.stdout.contains("2.4"), "\(sessions.stdout)")
+        // Ctrl-C before the walk begins says that nothing was started (it said nothing at all).
+        let interrupted = try terminal(folder, ["--release", "2.4", "--build", "311"])
+        try interrupted.expect("Device (? for help): ")
+        interrupted.send("\u{03}")
+        try interrupted.expect("Stopped before the walk began; nothing was started.")
+        #expect(interrupted.waitForExit() == 130)
     }
 
     /// Ben's walk resumed Ana's unfinished session by default, and his answers were filed under

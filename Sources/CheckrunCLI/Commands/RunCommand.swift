@@ -40,6 +40,8 @@ struct RunCommand: CheckrunCommand {
         guard !checks.isEmpty else {
             throw CommandFailure("no check matches the filters; see `checkrun list` with the same filters")
         }
+        // Until the walk begins (and says how to resume), Ctrl-C stops here with nothing saved.
+        SignalTrap.install(message: "\nStopped before the walk began; nothing was started.\n")
         let release: String, build: String, device: String, tester: String, store: ResultStore
         do {
             release = try required(.release, "Release", context)
