@@ -120,9 +120,14 @@ extension Walk {
         let check = plan[index].check
         let derived = results[index].derivedVerdict(against: check)
         let settingAside = derived == .skipped || derived == .blocked
-        if let before = reopened.removeValue(forKey: index), !settingAside, let kept = before.verdict,
-           kept == derived || (kept == .fail && derived == .pass), results[index].hasSameDecidingAnswers(as: before) {
-            return concludeAsBefore(index, before, kept: kept, derived: derived)
+        if let before = reopened.removeValue(forKey: index), !settingAside, let kept = before.verdict, kept == .pass || kept == .fail {
+            // A failure no outcome or count gave (by `record` or `amend`, with notes saying why)
+            // is the tester's or the lead's judgement: no answer in the walk turns it into a
+            // pass; `amend --verdict pass` does.
+            let given = kept == .fail && before.derivedVerdict(against: check) == .pass
+            if given || derived == kept {
+                return concludeAsBefore(index, before, kept: kept, derived: derived)
+            }
         }
         results[index].verdict = derived
         let result = touch(index, date)
@@ -131,11 +136,11 @@ extension Walk {
         return events
     }
 
-    /// A finished check gone back into whose answers that decide its verdict (outcomes, counts,
-    /// time) are as they were: the verdict stays, an amended one too, and so does the time it
-    /// was answered, which decides the latest attempt. Looking back is no new observation, and a
-    /// note added later must not make an old pass outdo a teammate's later failure. With nothing
-    /// changed at all, nothing is saved.
+    /// A finished check gone back into whose verdict the answers leave as it was: it keeps that
+    /// verdict (an amended one too) and the time it was answered, which decides the latest
+    /// attempt. Looking back, correcting a time or adding a note is no new verdict, and must
+    /// not make an old pass outdo a teammate's later failure. With nothing changed at all,
+    /// nothing is saved.
     private mutating func concludeAsBefore(_ index: Int, _ before: CheckResult, kept: Verdict, derived: Verdict) -> [WalkEvent] {
         let check = plan[index].check
         let finished: [WalkEvent] = isFinished ? [.finished] : []
@@ -147,7 +152,6 @@ extension Walk {
         results[index].updatedAt = before.updatedAt
         var said = "Result: \(results[index].summary(against: check))"
         if kept != derived {
-            // A failure no outcome gave (by `record` or `amend`, with notes saying why).
             said += ". The failure was given, not decided by an outcome, so it stands; checkrun amend --verdict pass changes it."
         }
         return [.save(results[index]), .say(said)] + finished

@@ -136,5 +136,23 @@ import Testing
         let noted = harness.feed(&resumed, [("b", 20), ("looked again", 21)])
         #expect(noted.saves.last?.verdict == .fail && noted.saves.last?.notes == "looked again", "\(noted.said)")
         #expect(noted.said.contains { $0.contains("The failure was given, not decided by an outcome, so it stands") })
+        // Nor by answering an outcome or the time again: only `amend --verdict pass` undoes it.
+        let retimed = harness.feed(&resumed, [("b", 30), ("b", 31), ("b", 32), ("b", 33), ("t 7", 34)])
+        #expect(retimed.saves.last?.verdict == .fail && retimed.saves.last?.activeSeconds == 7, "\(retimed.said)")
+        #expect(retimed.saves.last?.updatedAt == given[0].updatedAt, "the time it was answered stays")
+    }
+
+    /// Correcting the time of a pass keeps its verdict and the time it was answered, so it does
+    /// not become the latest attempt over a teammate's later failure; a changed verdict is new.
+    @Test func correctingATimeKeepsTheTimeAnswered() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        let answered = walk.results[0].updatedAt
+        let retimed = harness.feed(&walk, [("b", 50), ("b", 51), ("b", 52), ("b", 53), ("t 6", 54)])
+        #expect(retimed.saves.last?.verdict == .pass && retimed.saves.last?.activeSeconds == 6, "\(retimed.said)")
+        #expect(retimed.saves.last?.updatedAt == answered)
+        #expect(retimed.saves.last?.lastChangedAt == WalkTests.start.addingTimeInterval(54), "its record is dated when it was made")
+        let failed = harness.feed(&walk, [("b", 60), ("b", 61), ("f the label is wrong", 62)])
+        #expect(failed.saves.last?.verdict == .fail && failed.saves.last?.updatedAt == WalkTests.start.addingTimeInterval(62), "\(failed.said)")
     }
 }

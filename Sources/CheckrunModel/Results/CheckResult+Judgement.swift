@@ -60,15 +60,6 @@ extension CheckResult {
         return aligned.payloadBytes == other.payloadBytes
     }
 
-    /// Whether the answers that decide a verdict (outcomes, counts, the time) are those of `other`.
-    package func hasSameDecidingAnswers(as other: CheckResult) -> Bool {
-        func deciding(_ result: CheckResult) -> [String] {
-            result.outcomes.map { $0.map { "\($0.verdict.rawValue) \($0.value.map(String.init) ?? "-")" } ?? "unanswered" }
-        }
-        return deciding(self) == deciding(other) && counters.mapValues(\.value) == other.counters.mapValues(\.value)
-            && activeSeconds == other.activeSeconds
-    }
-
     /// When anything in the result was last given: its time last answered, or a later note or
     /// attachment that decided nothing (which keeps that time). A record saving it is made then.
     package var lastChangedAt: Date {
