@@ -33,7 +33,9 @@ extension ReleaseReport {
             }
             guard let newest = places.max(by: { removed[$0].result.updatedAt < removed[$1].result.updatedAt }),
                   let kept = try store.keptCheck(named: name, version: removed[newest].result.protocolHash) else { continue }
-            let results = places.map { removed[$0] }
+            var results = places.map { removed[$0] }
+            markFailuresSetAside(&results, kept.check)
+            for (place, result) in zip(places, results) { removed[place] = result }
             let status = CheckStatus.combining(results)
             if status == .failed { entries.append(CheckEntry(reference: kept, results: results, status: status, isRemoved: true)) }
         }

@@ -200,6 +200,7 @@ extension ReleaseReport {
         let checks = try library.allChecks.map { reference -> CheckEntry in
             var results = byCheck[reference.name] ?? []
             try answeredChecks(of: &results, reference, current: hashes[reference.document.id] ?? reference.document.contentHash, store)
+            markFailuresSetAside(&results, reference.check)
             return CheckEntry(reference: reference, results: results, status: CheckStatus.combining(results))
         }
         let known = Set(library.allChecks.map(\.name))

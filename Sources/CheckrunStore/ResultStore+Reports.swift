@@ -38,6 +38,13 @@ package struct ReportedResult: Sendable, Equatable {
         package var notes: String?
         /// The failed outcome is in the shown result itself.
         package var isThisResult = false
+
+        package init(build: String, attempt: Int, notes: String?, isThisResult: Bool = false) {
+            self.build = build
+            self.attempt = attempt
+            self.notes = notes
+            self.isThisResult = isThisResult
+        }
     }
 
     package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,

@@ -21,6 +21,14 @@ extension ResultStore {
         return found
     }
 
+    /// A result's verdict as a comparison reads it: a skip or block holding an outcome answered
+    /// fail is a failure, as the report counts it (a count over its ceiling is the protocol's to
+    /// judge, which the store does not read). The probe runs for skipped and blocked rows only.
+    static let standingVerdict = """
+        CASE WHEN r.verdict IN ('skipped', 'blocked') AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail')
+        THEN 'fail' ELSE r.verdict END
+        """
+
     /// A release and build, the unit a comparison compares.
     package struct BuildScope: Sendable, Hashable {
         package var release: String
@@ -57,7 +65,7 @@ extension ResultStore {
         let sql = """
             WITH scopes (release, build, scope) AS (
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), key FROM json_each(?1))
-            SELECT r.check_name, scopes.scope, r.verdict, r.active_seconds, r.protocol_hash, r.updated_at,
+            SELECT r.check_name, scopes.scope, \(Self.standingVerdict), r.active_seconds, r.protocol_hash, r.updated_at,
                 (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid
             FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
             JOIN results r ON r.session_id = s.id

@@ -9,6 +9,9 @@ extension Walk {
         let given = answersGiven(index)
         if given.isEmpty { return skip(index, date: date) }
         confirmingSkip = index
+        if !results[index].failures(against: plan[index].check).isEmpty {
+            return [.say("Check \(index + 1) has answers: \(given.joined(separator: ", ")). Something already failed, so the check still counts as failed once skipped: a skip does not set a failure aside.")]
+        }
         return [.say("Check \(index + 1) has answers: \(given.joined(separator: ", ")). Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated.")]
     }
 
@@ -131,7 +134,9 @@ extension Walk {
         }
         results[index].verdict = derived
         let result = touch(index, date)
-        var events: [WalkEvent] = [.save(result), .say("Result: \(result.summary(against: check))")]
+        var said = "Result: \(result.summary(against: check))"
+        if settingAside, !result.failures(against: check).isEmpty { said += "; it failed before it was set aside, so reports count it as failed" }
+        var events: [WalkEvent] = [.save(result), .say(said)]
         if isFinished { events.append(.finished) }
         return events
     }

@@ -52,7 +52,7 @@ import Testing
 
     @Test func skippingACheckWithAnswersAsksFirstAndSaysWhatIsSetAside() {
         var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 20", 1), ("f the label is wrong", 2)])
+        harness.feed(&walk, [("t 20", 1), ("p", 2)])
         let asked = harness.feed(&walk, [("s", 3)])
         #expect(asked.saves.isEmpty, "nothing is set aside before the tester confirms")
         #expect(asked.said == ["Check 1 has answers: the time (20 seconds), 1 of 2 expected outcomes. Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated."])
@@ -63,9 +63,20 @@ import Testing
         harness.feed(&walk, [("skip", 5)])
         let confirmed = harness.feed(&walk, [("y", 6)])
         #expect(confirmed.said == ["Result: skipped"])
-        #expect(walk.results[0].verdict == .skipped && walk.results[0].outcomes[0]?.verdict == .fail, "the answers stay in the record")
+        #expect(walk.results[0].verdict == .skipped && walk.results[0].outcomes[0]?.verdict == .pass, "the answers stay in the record")
         // A check with nothing answered yet is skipped at once.
         #expect(harness.feed(&walk, [("s", 7)]).said == ["Result: skipped"])
+    }
+
+    /// Skipping a check that already failed says the failure stands: reports count it failed.
+    @Test func skippingAFailedCheckSaysTheFailureStands() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 20", 1), ("f the label is wrong", 2)])
+        let asked = harness.feed(&walk, [("s", 3)])
+        #expect(asked.said.first?.hasSuffix("Something already failed, so the check still counts as failed once skipped: a skip does not set a failure aside.") == true)
+        let confirmed = harness.feed(&walk, [("y", 4)])
+        #expect(confirmed.said == ["Result: skipped; it failed before it was set aside, so reports count it as failed"])
+        #expect(walk.results[0].outcomes[0]?.verdict == .fail)
     }
 
     @Test func skippingWhileTheTimerRunsAsksFirstToo() {

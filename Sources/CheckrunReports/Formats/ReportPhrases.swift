@@ -79,11 +79,11 @@ enum ReportPhrases {
     }
 
     /// "failed in build 310 (attempt 1) and not shown fixed since": the failure behind a skip or block.
-    /// In the skipped or blocked result itself: "an expected outcome failed before the check
-    /// was set aside, and it is not shown fixed since".
+    /// In the skipped or blocked result itself: "it failed before the check was set aside, and
+    /// it is not shown fixed since" (an outcome answered fail, or a count over its ceiling).
     static func failedEarlier(_ earlier: ReportedResult.EarlierFailure) -> String {
         earlier.isThisResult
-            ? "an expected outcome failed before the check was set aside, and it is not shown fixed since"
+            ? "it failed before the check was set aside, and it is not shown fixed since"
             : "failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
     }
 
