@@ -67,10 +67,11 @@ extension Walk {
         if text == "?" {
             return [.hint("Say in a few words what the file shows, e.g. \"the Pay button, 20 points wide, with VoiceOver focus\". It is read out in the report in place of the picture. Enter leaves it without a description.")]
         }
-        // A key of the other prompts typed here (an answer given early, or b for back) would
-        // become the text read out in place of the picture.
-        if text.count == 1, !text.unicodeScalars.contains(where: { $0.properties.isAlphabetic && !$0.isASCII }) {
-            return [.say("\"\(DisplayText.neutralised(text))\" is a key at the other prompts, not a description. Say in a few words what the file shows, or press Enter to leave it without one.")]
+        // A key or answer word of the other prompts typed here (an answer given early, or b for
+        // back) would become the text read out in place of the picture.
+        let isKey = text.count == 1 && !text.unicodeScalars.contains { $0.properties.isAlphabetic && !$0.isASCII }
+        if isKey || AnswerWords.outcome(text) != nil || Self.walkWords.contains(text.lowercased()) {
+            return [.say("\"\(DisplayText.neutralised(text))\" is an answer or a key at the other prompts, not a description. Say in a few words what the file shows, or press Enter to leave it without one.")]
         }
         guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
             return [.say("The description is \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Say it more briefly.")]
@@ -79,6 +80,9 @@ extension Walk {
         results[check].attachments[position].description = text
         return [.say(text.isEmpty ? "Kept without a description." : "Description saved: \(text)"), .save(touch(check, date))]
     }
+
+    /// The walk's words for its keys, never a description on their own.
+    static let walkWords: Set<String> = ["back", "skip", "block", "blocked", "help", "yes", "no", "undo", "pause", "stop"]
 
     var describingPrompt: String {
         "What does it show? A short description, read out in the report in place of the file (Enter for none)."

@@ -29,9 +29,9 @@ import Testing
         #expect(walk.prompt?.text.hasPrefix("What does it show?") == true)
         // A key typed here (back, or the next answer given early) is not taken for the text read
         // out in place of the picture.
-        for key in ["b", "p", "s", "x", "n"] {
+        for key in ["b", "p", "s", "x", "n", "pass", "Fail", "n/a", "back", "skip", "help"] {
             let refused = harness.feed(&walk, [(key, 3)])
-            #expect(refused.saves.isEmpty && refused.said.first?.contains("is a key at the other prompts") == true, "\(key): \(refused.said)")
+            #expect(refused.saves.isEmpty && refused.said.first?.contains("is an answer or a key at the other prompts") == true, "\(key): \(refused.said)")
         }
         #expect(walk.prompt?.text.hasPrefix("What does it show?") == true)
         let described = harness.feed(&walk, [("The 20-point Pay button", 3)])
