@@ -203,10 +203,10 @@ package final class ResultStore {
     }
 
     /// The newest session of this release, build and device whose plan is not done yet.
-    package func unfinishedSession(release: String, build: String, device: String) throws -> SessionSummary? {
-        var found: SessionSummary?
+    package func unfinishedSessions(release: String, build: String, device: String) throws -> [SessionSummary] {
+        var found: [SessionSummary] = []
         try forEachSessionSummary(release: release) { summary in
-            if summary.session.build == build && summary.session.device == device && !summary.isComplete { found = summary }
+            if summary.session.build == build && summary.session.device == device && !summary.isComplete { found.append(summary) }
         }
         return found
     }

@@ -95,6 +95,8 @@ import Testing
         #expect(result.counters["hits"] == nil)
         #expect(result.outcomes.first??.verdict == .notApplicable && result.outcomes.first??.value == nil)
         #expect(try store.verify().isClean)
+        let again = try checkrun(amend + ["--count", "hits=none"], in: folder)
+        #expect(again.status == 2 && again.stderr.contains("no count of hits to take back"), "\(again.stderr)")
         // `record` has no count to take back: leaving the counter out says it.
         let recorded = try record(["--count", "hits=none"], in: folder)
         #expect(recorded.status == 2 && recorded.stderr.contains("leave --count hits out"), "\(recorded.stderr)")

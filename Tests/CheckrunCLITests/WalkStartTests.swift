@@ -59,7 +59,12 @@ import Testing
         try ben.expect("Press Enter to start")
         ben.sendLine("q")
         #expect(ben.waitForExit() == 0)
+        // A newer session of someone else does not hide Ben's own from him.
+        let cara = try Checkrun.run(["run", "--check", "tiny-target/touch-one-hand", "--tester", "Cara", "--protocols", protocols,
+                                     "--db", folder.path("db.sqlite")] + label, in: folder.path, input: "q\n")
+        #expect(cara.status == 0, "\(cara.stderr)")
         let again = try terminal(folder, label + ["--tester", "Ben", "--os", "18.2"])
+        try again.expect("(tester Ben, OS 18.2) is unfinished")
         try again.expect("Resume it instead of starting a new session?")
         again.sendLine("?")
         try again.expect("q quits without starting one")

@@ -132,6 +132,9 @@ struct AmendCommand: CheckrunCommand {
             result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note, answeredAt: now)
         }
         for (name, value) in counts {
+            if value == nil && result.counters[name] == nil {
+                throw UsageError("--count \(name)=none: the result has no count of \(name) to take back", command: "amend")
+            }
             result.counters[name] = value.map { CounterValue($0, answeredAt: now) }
             for (index, outcome) in check.expected.enumerated() where outcome.target?.counter == name {
                 guard index < result.outcomes.count, let target = outcome.target else { continue }

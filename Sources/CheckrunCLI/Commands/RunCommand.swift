@@ -59,7 +59,9 @@ struct RunCommand: CheckrunCommand {
             id: context.newSessionID(), release: release, build: build, device: device,
             osVersion: try SessionLabel.checked(context.arguments.value(.os) ?? "", .os, required: false, command: "run"), tester: tester,
             plan: checks.map(\.name), startedAt: context.now())
-        if let earlier = try store.unfinishedSession(release: release, build: build, device: device) {
+        // The newest unfinished session of this tester, OS version and checks, else the newest.
+        let unfinished = try store.unfinishedSessions(release: release, build: build, device: device)
+        if let earlier = unfinished.last(where: { Self.differences($0.session, session).isEmpty }) ?? unfinished.last {
             switch try offerToResume(earlier, insteadOf: session, context) {
             case .resume: return try ResumeCommand.resume(earlier.session, store: store, context)
             case .quit: return 0
@@ -79,6 +81,16 @@ struct RunCommand: CheckrunCommand {
         return try runner.run()
     }
 
+    /// How an unfinished session differs from the one asked for, in words: its tester, OS
+    /// version or checks (in any order: the same checks walked in another order are the same).
+    private static func differences(_ session: Session, _ asked: Session) -> [String] {
+        var differences: [String] = []
+        if session.tester != asked.tester { differences.append("its tester") }
+        if session.osVersion != asked.osVersion { differences.append("its OS version") }
+        if Set(session.plan) != Set(asked.plan) { differences.append("its checks") }
+        return differences
+    }
+
     /// What the tester chose when offered an unfinished session.
     private enum Choice { case resume, startNew, quit }
 
@@ -91,10 +103,7 @@ struct RunCommand: CheckrunCommand {
         let who = [session.tester.isEmpty ? nil : "tester \(session.tester)", session.osVersion.isEmpty ? nil : "OS \(session.osVersion)"].compactMap { $0 }
         context.print("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)")"
             + (who.isEmpty ? "" : " (\(who.joined(separator: ", ")))") + " is unfinished: \(earlier.completed) of \(session.plan.count) checks done.")
-        var differences: [String] = []
-        if session.tester != asked.tester { differences.append("its tester") }
-        if session.osVersion != asked.osVersion { differences.append("its OS version") }
-        if session.plan != asked.plan { differences.append("its checks") }
+        let differences = Self.differences(session, asked)
         guard differences.isEmpty else {
             context.print("It differs from this one in \(differences.joined(separator: " and ")), so a new session is started; to go on with that one instead: \(context.resumeCommand(session.shortID))")
             return .startNew
