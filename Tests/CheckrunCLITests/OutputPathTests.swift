@@ -161,9 +161,10 @@ import Testing
         }
         #expect(try checkrun(["merge", "x", "--db", "y"], in: folder.path).status == 0)
         #expect(try checkrun(["report", "--release", "1", "--db", "y"], in: folder.path).stdout.contains("1 passed"))
-        for command in [["report", "--release", "1"], ["export"]] {
-            let dash = try checkrun(command + ["--db", "x", "--out", "-"], in: folder.path)
-            #expect(dash.status == 2 && dash.stderr.contains("would write a file named \"-\""), "\(dash.stderr)")
+        for command in [["report", "--release", "1", "--out", "-"], ["export", "--out", "-"], ["attachments", "--release", "1", "--out", "-"],
+                        ["report", "--release", "1", "--attachments", "-"], ["sessions", "--db", "-"]] {
+            let dash = try checkrun(command + (command.contains("--db") ? [] : ["--db", "x"]), in: folder.path)
+            #expect(dash.status == 2 && dash.stderr.contains("would name a file or folder called \"-\""), "\(command): \(dash.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("-")))
     }

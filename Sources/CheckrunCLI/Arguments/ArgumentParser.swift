@@ -100,6 +100,12 @@ package enum ArgumentParser {
             } else {
                 throw UsageError("'--\(name)' needs a value: --\(name) \(valueName)", command: command.name)
             }
+            // Many tools read "-" as standard input or output; checkrun would make a file or
+            // folder named "-" of it.
+            if value == "-", option.completion == .file || option.completion == .directory {
+                let stdout = name == "out" ? " (without --out, report and compare write to standard output)" : ""
+                throw UsageError("'--\(name) -' would name a file or folder called \"-\"\(stdout); name one, e.g. --\(name) \(valueName)", command: command.name)
+            }
             if case .value = option.kind, let previous = parsed.values[name]?.last, previous != value {
                 throw UsageError("'--\(name)' is given twice ('\(previous)' and '\(value)'); give it once", command: command.name)
             }
