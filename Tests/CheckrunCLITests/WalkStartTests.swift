@@ -23,7 +23,7 @@ import Testing
         first.sendLine("?")
         try first.expect("Type the release and press Enter, e.g. 2.4")
         first.sendLine("b")
-        try first.expect("There is no question before this one")
+        try first.expect("b is a key of the walk, not a release")
         first.sendLine("2.4")
         try first.expect("Build under test (? for help): ")
         first.sendLine("311")

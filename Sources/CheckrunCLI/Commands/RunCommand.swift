@@ -166,7 +166,7 @@ struct RunCommand: CheckrunCommand {
 
     /// A label typed at a prompt (already trimmed); one that cannot be a label is explained and
     /// asked for again (nil). The walk's keys are keys here too, never a label: `?` explains the
-    /// question, `q` quits, and `b` (back, in the walk) is not taken for a name.
+    /// question, `q` quits, and `b`, `s`, `x` and the answer letters are not taken for a name.
     private static func typedLabel(_ value: String, _ option: OptionName, _ context: CommandContext) throws -> String? {
         let example = option == .release ? "2.4" : option == .build ? "311" : option == .device ? "iPhone 15" : "Ana"
         switch value.lowercased() {
@@ -175,8 +175,9 @@ struct RunCommand: CheckrunCommand {
             return nil
         case "q", "quit":
             throw QuitBeforeStarting()
-        case "b", "back":
-            context.print("There is no question before this one to go back to. Type the \(option.rawValue), e.g. \(example), or q to quit.")
+        case "b", "back", "s", "x", "p", "f", "n", "a":
+            // The walk's keys, typed a question early: never a release, build, device or tester.
+            context.print("\(value) is a key of the walk, not a \(option.rawValue); these questions cannot be gone back over (q quits and starts again). Type the \(option.rawValue), e.g. \(example).")
             return nil
         default:
             break
