@@ -234,6 +234,7 @@ extension Comparison {
             }
             change.verdictChange = verdictChange(before.verdict, after.verdict)
             if change.verdictChange == .fixed && after.notApplicable { change.verdictChange = .changed }
+            if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
             if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
             // By the check's own text where both versions are kept, else by the protocol's hash.
             if let old = before.checkText, let new = after.checkText {

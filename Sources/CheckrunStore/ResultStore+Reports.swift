@@ -139,8 +139,9 @@ extension ResultStore {
     /// those that passed or failed (the result a skip or block stands in front of).
     enum LatestAmong: String {
         case finished = "r.verdict IS NOT NULL"
-        /// Passed or failed, or set aside holding a failed outcome: for the failure behind a skip.
-        case passedOrFailed = "(r.verdict IN ('pass', 'fail') OR EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail'))"
+        /// Passed or failed, or finished as skipped or blocked holding a failed outcome: for the
+        /// failure behind a skip. An unfinished attempt is never among them.
+        case passedOrFailed = "(r.verdict IN ('pass', 'fail') OR r.verdict IN ('skipped', 'blocked') AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail'))"
     }
 
     /// `latestResultQuery`, the latest chosen among `among`.

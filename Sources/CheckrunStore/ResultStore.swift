@@ -202,7 +202,7 @@ package final class ResultStore {
         try database.query("SELECT \(field.rawValue) FROM sessions WHERE \(field.rawValue) <> '' ORDER BY started_at DESC LIMIT 1") { $0.string(0) }.first ?? nil
     }
 
-    /// The newest session of this release, build and device whose plan is not done yet.
+    /// The sessions of this release, build and device whose plan is not done yet, oldest first.
     package func unfinishedSessions(release: String, build: String, device: String) throws -> [SessionSummary] {
         var found: [SessionSummary] = []
         try forEachSessionSummary(release: release) { summary in

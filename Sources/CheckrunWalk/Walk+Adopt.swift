@@ -22,6 +22,9 @@ extension Walk {
         if blocking == index { blocking = nil }
         if confirmingSkip == index { confirmingSkip = nil }
         if describing?.check == index { describing = nil }
+        // What the check held when the tester went back into it is no longer what is stored.
+        reopened[index] = nil
+        savedSinceReopening.remove(index)
         // The check is introduced again, with what it already holds, if the walk is on it.
         if announced == index { announced = nil }
         let holds = result.verdict != nil ? "Result: \(result.summary(against: check))" : unfinishedHolds(index)

@@ -78,7 +78,7 @@ extension Walk {
         }
         describing = nil
         results[check].attachments[position].description = text
-        return [.say(text.isEmpty ? "Kept without a description." : "Description saved: \(text)"), .save(touch(check, date))]
+        return [.say(text.isEmpty ? "Kept without a description." : "Description saved: \(DisplayText.preview(text))"), .save(touch(check, date))]
     }
 
     /// The walk's words for its keys, never a description on their own.

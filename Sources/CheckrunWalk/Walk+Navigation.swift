@@ -123,15 +123,22 @@ extension Walk {
         let check = plan[index].check
         let derived = results[index].derivedVerdict(against: check)
         let settingAside = derived == .skipped || derived == .blocked
-        if let before = reopened.removeValue(forKey: index), !settingAside, let kept = before.verdict, kept == .pass || kept == .fail {
+        if let before = reopened[index], !settingAside, let kept = before.verdict, kept == .pass || kept == .fail {
             // A failure no outcome or count gave (by `record` or `amend`, with notes saying why)
             // is the tester's or the lead's judgement: no answer in the walk turns it into a
-            // pass; `amend --verdict pass` does.
+            // pass; `amend --verdict pass` does. It keeps needing the notes that say why.
             let given = kept == .fail && before.derivedVerdict(against: check) == .pass
+            if given, (results[index].notes ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                results[index].notes = nil
+                return [.say("The failure stands, so the notes are required: say why it fails.")]
+            }
             if given || derived == kept {
-                return concludeAsBefore(index, before, kept: kept, derived: derived)
+                reopened[index] = nil
+                return concludeAsBefore(index, before, kept: kept, derived: derived, savedMeanwhile: savedSinceReopening.remove(index) != nil)
             }
         }
+        reopened[index] = nil
+        savedSinceReopening.remove(index)
         results[index].verdict = derived
         let result = touch(index, date)
         var said = "Result: \(result.summary(against: check))"
@@ -146,10 +153,10 @@ extension Walk {
     /// attempt. Looking back, correcting a time or adding a note is no new verdict, and must
     /// not make an old pass outdo a teammate's later failure. With nothing changed at all,
     /// nothing is saved.
-    private mutating func concludeAsBefore(_ index: Int, _ before: CheckResult, kept: Verdict, derived: Verdict) -> [WalkEvent] {
+    private mutating func concludeAsBefore(_ index: Int, _ before: CheckResult, kept: Verdict, derived: Verdict, savedMeanwhile: Bool) -> [WalkEvent] {
         let check = plan[index].check
         let finished: [WalkEvent] = isFinished ? [.finished] : []
-        if results[index].hasSameAnswers(as: before) {
+        if !savedMeanwhile, results[index].hasSameAnswers(as: before) {
             results[index] = before
             return [.say("Nothing changed; the saved result stands: \(before.summary(against: check))")] + finished
         }
@@ -162,8 +169,11 @@ extension Walk {
         return [.save(results[index]), .say(said)] + finished
     }
 
+    /// The result to save after an answer, stamped as answered now; in a finished check gone
+    /// back into, not yet concluded again, the time it was answered stays (a timer started,
+    /// a stop tallied or a file attached there is no new verdict), and `conclude` decides it.
     mutating func touch(_ index: Int, _ date: Date) -> CheckResult {
-        results[index].updatedAt = date
+        if reopened[index] == nil { results[index].updatedAt = date } else { savedSinceReopening.insert(index) }
         return results[index]
     }
 }

@@ -24,6 +24,9 @@ package struct Walk: Sendable {
     /// A finished check the tester went back into with `b`, as it stood: concluded again with
     /// nothing changed, it keeps its saved result and time (see `conclude`).
     var reopened: [Int: CheckResult] = [:]
+    /// Reopened checks saved since (an answer that left the check incomplete, a timer, a file):
+    /// the store no longer holds what `reopened` does, so concluding them always saves.
+    var savedSinceReopening: Set<Int> = []
 
     enum StopwatchState: Sendable, Equatable {
         case idle

@@ -93,5 +93,8 @@ import Testing
         let passed = try checkrun(["record", "--release", "2.4", "--build", "312", "--check", check, "--device", "iPhone 15", "--expected", "1=pass"], in: folder)
         #expect(passed.status == 0)
         #expect(try checkrun(["compare", "--release", "2.4", "--builds", "310,312"], in: folder).stdout.contains("310 → 312: fixed"))
+        // Not applicable, then a pass, is a change, not "no change".
+        let all = try checkrun(["compare", "--release", "2.4"], in: folder).stdout
+        #expect(all.contains("311 → 312: changed"), "\(all)")
     }
 }

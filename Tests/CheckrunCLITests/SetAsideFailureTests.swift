@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A failure the tester saw and then set aside (skipped or blocked) stands: a count over its
-/// ceiling as well as a failed outcome, in the report, the gate and `compare`'s regressions.
+/// ceiling as well as a failed outcome in the report and at its gate, and a failed outcome in
+/// `compare`'s regressions. An unfinished attempt's failure is not counted behind a skip.
 @Suite struct SetAsideFailureTests {
     static let document = """
         {"id": "demo", "title": "Demo", "status": "ready", "source": "x.txt", "wcag": ["2.5.8"], "checks": [
@@ -36,5 +37,18 @@ import Testing
                               "--expected", "1=fail", "--notes", "VoiceOver skips Pay"], nil).status == 0)
         let compared = try checkrun(["compare", "--release", "1", "--fail-on-regression"], nil)
         #expect(compared.status == 3 && compared.stdout.contains("verdict pass → fail"), "\(compared.stdout)")
+    }
+
+    /// A failed answer in an attempt left unfinished is no result: behind a later skip it does
+    /// not stand, as the README says unfinished attempts are not counted.
+    @Test func anUnfinishedAttemptsFailureIsNotCountedBehindASkip() throws {
+        let (folder, checkrun) = try folder()
+        defer { folder.remove() }
+        let plain = ["--release", "1", "--build", "1", "--device", "D", "--check", "demo/plain"]
+        #expect(try checkrun(["record"] + plain + ["--expected", "1=pass", "--expected", "2=pass"], nil).status == 0)
+        _ = try checkrun(["run", "--tester", "T"] + plain, "t 5\nf\nq\n")
+        #expect(try checkrun(["record"] + plain + ["--verdict", "skipped"], nil).status == 0)
+        let report = try checkrun(["report", "--release", "1", "--fail-on-failure"], nil)
+        #expect(report.status == 0, "\(report.stdout)")
     }
 }

@@ -163,7 +163,46 @@ import Testing
         #expect(retimed.saves.last?.verdict == .pass && retimed.saves.last?.activeSeconds == 6, "\(retimed.said)")
         #expect(retimed.saves.last?.updatedAt == answered)
         #expect(retimed.saves.last?.lastChangedAt == WalkTests.start.addingTimeInterval(54), "its record is dated when it was made")
+        // A file attached there is saved at once, and still leaves the time it was answered.
+        let asked = harness.feed(&walk, [("b", 55), ("a /tmp/shot.png", 56)])
+        if let request = asked.attachRequests.first {
+            let events = walk.attached(WalkAttachmentTests.attachment("shot.png"), for: request, date: WalkTests.start.addingTimeInterval(57))
+            let saved = events.compactMap { if case .save(let result) = $0 { result } else { nil } }.first
+            #expect(saved?.verdict == .pass && saved?.updatedAt == answered, "\(events)")
+        } else {
+            Issue.record("no attachment was asked for: \(asked.said)")
+        }
+        harness.feed(&walk, [("the Pay button", 58), ("", 59)])
         let failed = harness.feed(&walk, [("b", 60), ("b", 61), ("f the label is wrong", 62)])
         #expect(failed.saves.last?.verdict == .fail && failed.saves.last?.updatedAt == WalkTests.start.addingTimeInterval(62), "\(failed.said)")
+    }
+
+    /// An answer that left a reopened check incomplete was saved without a verdict; answering it
+    /// back as it was must save the result again, not say "Nothing changed" over that save.
+    @Test func answeringBackAfterAnIncompleteSaveSavesTheResultAgain() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        let answered = walk.results[0].updatedAt
+        let incomplete = harness.feed(&walk, [("b", 10), ("b", 11), ("f", 12)])
+        #expect(incomplete.saves.last?.verdict == nil, "a failure needs its notes first: \(incomplete.said)")
+        let back = harness.feed(&walk, [("b", 13), ("p", 14)])
+        #expect(back.saves.last?.verdict == .pass && back.saves.last?.updatedAt == answered, "\(back.said)")
+        #expect(!back.said.contains { $0.hasPrefix("Nothing changed") })
+    }
+
+    /// A failure given with notes keeps needing them: blank notes are asked for again rather
+    /// than saved as a failure with no reason, which the judge would refuse.
+    @Test func aGivenFailureKeepsItsNotes() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        var given = walk.results
+        given[0].verdict = .fail
+        given[0].notes = "focus order wrong"
+        var resumed = harness.makeWalk(results: given)
+        let blank = harness.feed(&resumed, [("b", 10), (" ", 11)])
+        #expect(blank.saves.isEmpty && blank.said.contains("The failure stands, so the notes are required: say why it fails."), "\(blank.said)")
+        let noted = harness.feed(&resumed, [("the focus jumps to the toolbar", 12)])
+        #expect(noted.saves.last?.verdict == .fail && noted.saves.last?.notes == "the focus jumps to the toolbar", "\(noted.said)")
+        #expect(Judgement.contradictions(of: noted.saves.last ?? given[0], against: WalkTests.plan[0].check).isEmpty)
     }
 }

@@ -82,17 +82,23 @@ struct AmendCommand: CheckrunCommand {
             return (result, reference)
         }
         context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")
-        for (counter, value) in try ResultOptions.counts(arguments.all(.count), for: reference, command: "amend", removable: true) where value == nil {
+        try sayWhatElseChanged(result, reference, current: library.check(named: name), context)
+        return 0
+    }
+
+    /// The counts taken back, the numbering of a check changed since, and a failure that no
+    /// outcome gives any more, in words after the amendment.
+    private static func sayWhatElseChanged(_ result: CheckResult, _ reference: CheckReference, current: CheckReference?, _ context: CommandContext) throws {
+        for (counter, value) in try ResultOptions.counts(context.arguments.all(.count), for: reference, command: "amend", removable: true) where value == nil {
             context.print("\(counter): count taken back; the outcome it decided keeps its answer.")
         }
-        if let current = library.check(named: name), current.check != reference.check {
+        if let current, current.check != reference.check {
             let numbered = reference.check.expected.enumerated().map { "\($0.offset + 1). \($0.element.text)" }.joined(separator: "; ")
             context.print("Its check has changed since it was answered: expected outcomes are numbered as they were then (\(DisplayText.neutralised(numbered))).")
         }
         if result.verdict == .fail && result.derivedVerdict(against: reference.check) == .pass {
             context.print("No expected outcome or count fails now; the verdict stays fail until it is given: --verdict pass.")
         }
-        return 0
     }
 
     /// How to correct an outcome to not applicable while a count still decides it: the count

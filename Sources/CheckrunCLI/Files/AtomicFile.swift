@@ -42,10 +42,6 @@ struct AtomicFile {
     /// - Returns: the path the rename must replace (a symbolic link's destination).
     static func checkedTarget(_ path: String, example: String = "report.md") throws -> String {
         guard !path.isEmpty else { throw CommandFailure("the output path is empty; name a file, e.g. \(example)", exitCode: 2) }
-        // Many tools read "-" as standard output; here it would make a file named "-".
-        guard path != "-" else {
-            throw CommandFailure("--out - would write a file named \"-\"; without --out, report and compare write to standard output. Name a file, e.g. \(example)", exitCode: 2)
-        }
         let last = (path as NSString).lastPathComponent
         if path.hasSuffix("/") || last == "." || last == ".." {
             throw CommandFailure("\(path) names a folder; name a file, e.g. \(path.hasSuffix("/") ? path : path + "/")\(example)", exitCode: 2)
