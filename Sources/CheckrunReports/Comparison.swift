@@ -72,6 +72,9 @@ package struct BuildFigures: Sendable, Equatable {
     package var notApplicable = false
     /// The latest result's row in the store.
     package var resultRow: Int64 = 0
+    /// The latest result's counts, when it was skipped or blocked: a count over its ceiling
+    /// makes it a failure (see `judge`).
+    package var setAsideCounts: [String: Int] = [:]
 }
 
 /// How a verdict moved from one build to the next.
@@ -145,7 +148,8 @@ extension Comparison {
                     return BuildFigures(
                         results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
                         medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
-                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row)
+                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row,
+                        setAsideCounts: newest.setAsideCounts)
                 }
                 checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
@@ -184,7 +188,7 @@ extension Comparison {
     private struct DeviceFigures {
         var times: [[Double]]
         var counters: [[String: [Double]]]
-        var latest: [(verdict: Verdict, hash: String, at: Double, row: Int64)?]
+        var latest: [(verdict: Verdict, hash: String, at: Double, row: Int64, setAsideCounts: [String: Int])?]
         var counts: [Int]
 
         init(scopes: Int) {
@@ -200,16 +204,9 @@ extension Comparison {
             for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
             // The attempt answered last is the latest, as in a report (amendments aside).
             if (latest[row.scope]?.at ?? -.infinity) <= row.answeredAt {
-                latest[row.scope] = (row.verdict, row.protocolHash, row.answeredAt, row.row)
+                let setAside = row.verdict == .skipped || row.verdict == .blocked
+                latest[row.scope] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
             }
-        }
-    }
-
-    /// Judges every change again with each check's counter directions, once the protocols are
-    /// read (a report builds its history while they load).
-    package mutating func judge(directions: [String: [String: CounterDirection]]) {
-        for index in checks.indices {
-            checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])
         }
     }
 

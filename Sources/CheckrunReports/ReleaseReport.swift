@@ -205,7 +205,7 @@ extension ReleaseReport {
         }
         let known = Set(library.allChecks.map(\.name))
         history.markRemoved(keeping: known)
-        history.judge(directions: Comparison.directions(library))
+        history.judge(by: library)
         var removed = byCheck.filter { !known.contains($0.key) }.values.flatMap { $0 }.sorted { $0.result.check < $1.result.check }
         let removedEntries = try removedEntries(&removed, store)
         let protocols = try library.documents.map { document -> ProtocolEntry in

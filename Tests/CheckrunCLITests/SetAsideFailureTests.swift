@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// A failure the tester saw and then set aside (skipped or blocked) stands: a count over its
-/// ceiling as well as a failed outcome in the report and at its gate, and a failed outcome in
-/// `compare`'s regressions. An unfinished attempt's failure is not counted behind a skip.
+/// ceiling as well as a failed outcome, in the report, at its gate and in `compare`'s
+/// regressions. An unfinished attempt's failure is not counted behind a skip.
 @Suite struct SetAsideFailureTests {
     static let document = """
         {"id": "demo", "title": "Demo", "status": "ready", "source": "x.txt", "wcag": ["2.5.8"], "checks": [
@@ -37,6 +37,12 @@ import Testing
                               "--expected", "1=fail", "--notes", "VoiceOver skips Pay"], nil).status == 0)
         let compared = try checkrun(["compare", "--release", "1", "--fail-on-regression"], nil)
         #expect(compared.status == 3 && compared.stdout.contains("verdict pass → fail"), "\(compared.stdout)")
+        // A count over its ceiling in a skip, likewise.
+        #expect(try checkrun(["record", "--release", "1", "--build", "1", "--device", "D", "--check", "demo/stops", "--count", "stops=3", "--expected", "1=pass"], nil).status == 0)
+        #expect(try checkrun(["record", "--release", "1", "--build", "2", "--device", "D", "--check", "demo/stops", "--verdict", "skipped",
+                              "--count", "stops=9", "--notes", "nine stops, then the app closed"], nil).status == 0)
+        let stops = try checkrun(["compare", "--release", "1"], nil).stdout
+        #expect(stops.contains("demo/stops on D") && stops.contains("2: not timed, fail"), "\(stops)")
     }
 
     /// A failed answer in an attempt left unfinished is no result: behind a later skip it does

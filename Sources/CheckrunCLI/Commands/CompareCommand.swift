@@ -52,7 +52,7 @@ struct CompareCommand: CheckrunCommand {
         let library = try context.loadProtocols(orStoredIn: store)
         let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
-        comparison.judge(directions: Comparison.directions(library))
+        comparison.judge(by: library)
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context)
         let rendered = format.render(comparison)
         // In accessible mode the text format says "310 to 311", not an arrow speech reads as "right arrow".

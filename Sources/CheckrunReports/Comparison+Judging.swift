@@ -1,0 +1,53 @@
+import CheckrunModel
+
+/// Judging a comparison by the protocols, once they are read: which way each counter of a
+/// check should move between builds, and which set-aside results hold a count over its ceiling.
+extension Comparison {
+    /// Judges every change again with each check's counter directions, once the protocols are
+    /// read (a report builds its history while they load). A skipped or blocked latest result
+    /// holding a count over its ceiling is a failure, as the report counts it: the ceiling is
+    /// the protocol's, so it is judged here, not in the store.
+    package mutating func judge(by library: ProtocolLibrary) {
+        let directions = Self.directions(library)
+        var ceilings: [String: [String: Int]] = [:]
+        for reference in library.allChecks {
+            let known = reference.check.counters.compactMap { counter in counter.ceiling.map { (counter.id, $0) } }
+            if !known.isEmpty { ceilings[reference.name] = Dictionary(known, uniquingKeysWith: { first, _ in first }) }
+        }
+        for index in checks.indices {
+            if let limits = ceilings[checks[index].check] {
+                for build in checks[index].builds.indices {
+                    guard let figures = checks[index].builds[build],
+                          figures.setAsideCounts.contains(where: { name, value in limits[name].map { value > $0 } ?? false }) else { continue }
+                    checks[index].builds[build]?.verdict = .fail
+                }
+            }
+            checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])
+        }
+    }
+
+    /// Which way a counter should move, from its check: more is better for an outcome that
+    /// needs at least a number, fewer for one that allows at most a number or a counter with a
+    /// ceiling; for any other counter (stops, say) growth is what gets flagged.
+    package enum CounterDirection: Sendable {
+        case moreIsBetter, fewerIsBetter
+    }
+
+    /// Each check's counter directions, by check name.
+    package static func directions(_ library: ProtocolLibrary) -> [String: [String: CounterDirection]] {
+        var all: [String: [String: CounterDirection]] = [:]
+        for reference in library.allChecks { all[reference.name] = directions(for: reference.check) }
+        return all
+    }
+
+    /// Each counter's direction for a check.
+    package static func directions(for check: Check) -> [String: CounterDirection] {
+        var directions: [String: CounterDirection] = [:]
+        for counter in check.counters { directions[counter.id] = .fewerIsBetter }
+        for outcome in check.expected {
+            guard let target = outcome.target else { continue }
+            directions[target.counter] = target.atLeast != nil ? .moreIsBetter : .fewerIsBetter
+        }
+        return directions
+    }
+}
