@@ -22,7 +22,8 @@ package struct ReportedResult: Sendable, Equatable {
     /// current text is shown, and may not be the text the answers were given to.
     package var answeredUnkeptVersion = false
     /// For a result skipped or blocked: the failure before it that no pass has followed, in
-    /// its build or an earlier one. A skip is no evidence of a fix, so the failure stands.
+    /// its build or an earlier one, or in the result itself. A skip is no evidence of a fix,
+    /// so the failure stands.
     package var failedEarlier: EarlierFailure?
 
     /// The verdict the result stands for in the release: fail while a failure stands behind a
@@ -30,13 +31,13 @@ package struct ReportedResult: Sendable, Equatable {
     package var standing: Verdict? { failedEarlier == nil ? result.verdict : .fail }
 
     /// A failure that a later skip or block has not shown fixed: in an earlier result, or in
-    /// the skipped or blocked result itself (an expected outcome answered fail before it was
-    /// set aside).
+    /// the skipped or blocked result itself (an expected outcome answered fail, or a count over
+    /// its ceiling, before it was set aside).
     package struct EarlierFailure: Sendable, Equatable {
         package var build: String
         package var attempt: Int
         package var notes: String?
-        /// The failed outcome is in the shown result itself.
+        /// The failure is in the shown result itself.
         package var isThisResult = false
 
         package init(build: String, attempt: Int, notes: String?, isThisResult: Bool = false) {
