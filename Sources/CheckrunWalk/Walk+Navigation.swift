@@ -6,6 +6,7 @@ extension Walk {
     /// `s`: a check with nothing answered is skipped at once; one with answers asks first,
     /// since skipping sets those answers aside under a skipped verdict.
     mutating func requestSkip(_ index: Int, date: Date) -> [WalkEvent] {
+        if let refusal = settingAsideRefusal(index) { return refusal }
         let given = answersGiven(index)
         if given.isEmpty { return skip(index, date: date) }
         confirmingSkip = index
@@ -13,6 +14,14 @@ extension Walk {
             return [.say("Check \(index + 1) has answers: \(given.joined(separator: ", ")). Something already failed, so the check still counts as failed once skipped: a skip does not set a failure aside.")]
         }
         return [.say("Check \(index + 1) has answers: \(given.joined(separator: ", ")). Skipping sets them aside: they stay in the record, but the check counts as skipped, not evaluated.")]
+    }
+
+    /// A failure no outcome holds (given by `amend` or `record` with notes, or a draft check's
+    /// overall fail) lives only in the verdict: a skip or block would overwrite it, and nothing
+    /// would show the check failed. The walk refuses to set it aside; `amend` corrects it.
+    func settingAsideRefusal(_ index: Int) -> [WalkEvent]? {
+        guard results[index].verdict == .fail, results[index].failures(against: plan[index].check).isEmpty else { return nil }
+        return [.say("Check \(index + 1) holds a failure that no expected outcome shows, so a skip or block would hide it. It stays failed; checkrun amend corrects it.")]
     }
 
     /// The answer to "skip it?": y skips; n, no or Enter goes on where the walk was; anything
@@ -123,7 +132,10 @@ extension Walk {
         let check = plan[index].check
         let derived = results[index].derivedVerdict(against: check)
         let settingAside = derived == .skipped || derived == .blocked
-        if let before = reopened[index], !settingAside, let kept = before.verdict, kept == .pass || kept == .fail {
+        // What the check held before: as it was when the tester went back into it, or as saved
+        // (a check resumed with its timing unfinished still holds its verdict).
+        let before = reopened[index] ?? results[index]
+        if !settingAside, let kept = before.verdict, kept == .pass || kept == .fail {
             // A failure no outcome or count gave (by `record` or `amend`, with notes saying why)
             // is the tester's or the lead's judgement: no answer in the walk turns it into a
             // pass; `amend --verdict pass` does. It keeps needing the notes that say why.
@@ -133,14 +145,25 @@ extension Walk {
                 return [.say("The failure stands, so the notes are required: say why it fails.")]
             }
             if given || derived == kept {
-                reopened[index] = nil
-                return concludeAsBefore(index, before, kept: kept, derived: derived, savedMeanwhile: savedSinceReopening.remove(index) != nil)
+                // Without a copy from going back, what changed cannot be told: it is saved.
+                let savedMeanwhile = reopened.removeValue(forKey: index) == nil || savedSinceReopening.contains(index)
+                savedSinceReopening.remove(index)
+                return concludeAsBefore(index, before, kept: kept, derived: derived, savedMeanwhile: savedMeanwhile)
             }
         }
-        reopened[index] = nil
-        savedSinceReopening.remove(index)
+        // A skip or block of a check gone back into keeps what it held before, so taking the
+        // skip back and leaving the check as it was gives it back its time and verdict.
+        if !settingAside {
+            reopened[index] = nil
+            savedSinceReopening.remove(index)
+        }
         results[index].verdict = derived
-        let result = touch(index, date)
+        if reopened[index] != nil {
+            savedSinceReopening.insert(index)
+        } else {
+            results[index].updatedAt = date
+        }
+        let result = results[index]
         var said = "Result: \(result.summary(against: check))"
         if settingAside, !result.failures(against: check).isEmpty { said += "; it failed before it was set aside, so reports count it as failed" }
         var events: [WalkEvent] = [.save(result), .say(said)]
@@ -169,11 +192,17 @@ extension Walk {
         return [.save(results[index]), .say(said)] + finished
     }
 
-    /// The result to save after an answer, stamped as answered now; in a finished check gone
-    /// back into, not yet concluded again, the time it was answered stays (a timer started,
-    /// a stop tallied or a file attached there is no new verdict), and `conclude` decides it.
+    /// The result to save after an answer, stamped as answered now. A check that holds a pass
+    /// or fail already (gone back into, or resumed with its timing unfinished) keeps the time it
+    /// was answered: a timer started, a stop tallied or a file attached there is no new
+    /// verdict, and `conclude` decides whether one is given.
     mutating func touch(_ index: Int, _ date: Date) -> CheckResult {
-        if reopened[index] == nil { results[index].updatedAt = date } else { savedSinceReopening.insert(index) }
+        let decided = results[index].verdict == .pass || results[index].verdict == .fail
+        if reopened[index] != nil {
+            savedSinceReopening.insert(index)
+        } else if !decided {
+            results[index].updatedAt = date
+        }
         return results[index]
     }
 }

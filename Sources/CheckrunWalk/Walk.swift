@@ -188,6 +188,7 @@ package struct Walk: Sendable {
             return requestSkip(index, date: date)
         case "x", "block":
             if step == .blockReason { return [.say("Type the reason the check is blocked, or b to go back.")] }
+            if let refusal = settingAsideRefusal(index) { return refusal }
             blocking = index
             revisit = nil
             return []
@@ -237,6 +238,7 @@ package struct Walk: Sendable {
         case ("s", _), ("skip", _):
             return requestSkip(index, date: date)
         case ("x", _), ("block", _):
+            if let refusal = settingAsideRefusal(index) { return refusal }
             stopwatch = .idle
             blocking = index
             return [.say("Timer stopped without a time.")]

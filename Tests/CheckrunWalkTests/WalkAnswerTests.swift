@@ -205,4 +205,36 @@ import Testing
         #expect(noted.saves.last?.verdict == .fail && noted.saves.last?.notes == "the focus jumps to the toolbar", "\(noted.said)")
         #expect(Judgement.contradictions(of: noted.saves.last ?? given[0], against: WalkTests.plan[0].check).isEmpty)
     }
+
+    /// Skipping a check gone back into and taking the skip back gives it its verdict and time
+    /// back; a check resumed with only its timing to answer keeps them too; a failure no
+    /// outcome shows is never skipped or blocked away.
+    @Test func noDoorMakesAnOldPassNewOrAGivenFailureGo() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        let answered = walk.results[0].updatedAt
+        let skippedBack = harness.feed(&walk, [("b", 10), ("s", 11), ("y", 12), ("b", 13), ("", 14)])
+        #expect(skippedBack.saves.last?.verdict == .pass && skippedBack.saves.last?.updatedAt == answered, "\(skippedBack.said)")
+
+        var untimed = walk.results
+        untimed[0].stopwatch = []
+        var resumed = harness.makeWalk(results: untimed)
+        #expect(resumed.currentCheck == 0 && resumed.prompt?.step == .timing)
+        let timed = harness.feed(&resumed, [("t 9", 20)])
+        #expect(timed.saves.last?.verdict == .pass && timed.saves.last?.updatedAt == answered, "\(timed.said)")
+
+        var given = walk.results
+        given[0].verdict = .fail
+        given[0].notes = "focus order wrong"
+        given[0].stopwatch = []
+        var lead = harness.makeWalk(results: given)
+        let retimed = harness.feed(&lead, [("t 9", 30)])
+        #expect(retimed.saves.last?.verdict == .fail, "a given failure resumed with its timing to answer stays failed: \(retimed.said)")
+        for key in ["s", "x"] {
+            let refused = harness.feed(&lead, [("b", 31), (key, 32)])
+            #expect(refused.saves.isEmpty && refused.said.last?.hasPrefix("Check 1 holds a failure that no expected outcome shows") == true, "\(key): \(refused.said)")
+            harness.feed(&lead, [("", 33)])
+        }
+        #expect(lead.results[0].verdict == .fail)
+    }
 }
