@@ -6,24 +6,23 @@ extension Comparison {
     /// Judges every change again with each check's counter directions, once the protocols are
     /// read (a report builds its history while they load). A skipped or blocked latest result
     /// holding a count over its ceiling is a failure, as the report counts it: the ceiling is
-    /// the protocol's, so it is judged here, not in the store.
+    /// the protocol's, so it is judged here (by the current protocols where the version answered
+    /// is not kept; `make` judged the rest by their own version).
     package mutating func judge(by library: ProtocolLibrary) {
         let directions = Self.directions(library)
-        var ceilings: [String: [String: Int]] = [:]
-        for reference in library.allChecks {
-            let known = reference.check.counters.compactMap { counter in counter.ceiling.map { (counter.id, $0) } }
-            if !known.isEmpty { ceilings[reference.name] = Dictionary(known, uniquingKeysWith: { first, _ in first }) }
-        }
         for index in checks.indices {
-            if let limits = ceilings[checks[index].check] {
-                for build in checks[index].builds.indices {
-                    guard let figures = checks[index].builds[build],
-                          figures.setAsideCounts.contains(where: { name, value in limits[name].map { value > $0 } ?? false }) else { continue }
+            if let check = library.check(named: checks[index].check)?.check {
+                for build in checks[index].builds.indices where Self.overCeiling(checks[index].builds[build]?.setAsideCounts ?? [:], check) {
                     checks[index].builds[build]?.verdict = .fail
                 }
             }
             checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])
         }
+    }
+
+    /// Whether any of the counts is over its counter's ceiling in `check`.
+    static func overCeiling(_ counts: [String: Int], _ check: Check) -> Bool {
+        check.counters.contains { counter in counter.ceiling.map { (counts[counter.id] ?? 0) > $0 } ?? false }
     }
 
     /// Which way a counter should move, from its check: more is better for an outcome that

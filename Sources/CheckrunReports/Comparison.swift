@@ -145,11 +145,18 @@ extension Comparison {
             for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.latest[index] else { return nil }
+                    var verdict = newest.verdict, setAside = newest.setAsideCounts
+                    // A count set aside is judged by the version it was answered against, as the
+                    // report judges it; with that version not kept, by the current one (`judge`).
+                    if !setAside.isEmpty, let kept = try store.keptCheck(named: name, version: newest.hash) {
+                        if Self.overCeiling(setAside, kept.check) { verdict = .fail }
+                        setAside = [:]
+                    }
                     return BuildFigures(
                         results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
                         medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
-                        verdict: newest.verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row,
-                        setAsideCounts: newest.setAsideCounts)
+                        verdict: verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row,
+                        setAsideCounts: setAside)
                 }
                 checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))

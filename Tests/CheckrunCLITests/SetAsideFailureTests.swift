@@ -57,4 +57,18 @@ import Testing
         let report = try checkrun(["report", "--release", "1", "--fail-on-failure"], nil)
         #expect(report.status == 0, "\(report.stdout)")
     }
+
+    /// The ceiling a set-aside count is judged by is that of the version it was answered
+    /// against, in `compare` as in the report, even once the check is gone from the protocols.
+    @Test func compareJudgesASetAsideCountByTheVersionAnswered() throws {
+        let (folder, checkrun) = try folder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "1", "--build", "2", "--device", "D", "--check", "demo/stops", "--verdict", "skipped",
+                              "--count", "stops=7", "--notes", "seven stops"], nil).status == 0)
+        try folder.write("protocols/demo.json", Self.document.replacingOccurrences(of: #""ceiling": 5"#, with: #""ceiling": 10"#))
+        #expect(try checkrun(["report", "--release", "1", "--fail-on-failure"], nil).status == 3)
+        #expect(try checkrun(["record", "--release", "1", "--build", "1", "--device", "D", "--check", "demo/plain", "--expected", "1=pass", "--expected", "2=pass"], nil).status == 0)
+        let compared = try checkrun(["compare", "--release", "1", "--fail-on-regression"], nil)
+        #expect(compared.status == 3 && compared.stdout.contains("new check fails"), "\(compared.stdout)")
+    }
 }
