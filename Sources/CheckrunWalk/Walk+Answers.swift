@@ -65,7 +65,10 @@ extension Walk {
         guard let verdict = AnswerWords.outcome(word), verdict != .notApplicable else {
             return [.say("Answer p for pass or f for fail.")]
         }
-        results[index].verdict = verdict == .pass ? .pass : .fail
+        let given: Verdict = verdict == .pass ? .pass : .fail
+        // A draft check's verdict is this answer itself: a new or changed one is answered now.
+        if results[index].verdict != given { results[index].updatedAt = date }
+        results[index].verdict = given
         return [.say("Overall: \(verdict.spoken).")] + answered(index, date: date)
     }
 

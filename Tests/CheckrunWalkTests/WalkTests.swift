@@ -216,10 +216,11 @@ import Testing
         #expect(walk.prompt?.step == .overall)
         feed(&walk, [("n", 0)])
         #expect(walk.prompt?.step == .overall, "not applicable is no overall verdict")
-        let done = feed(&walk, [("f", 0), ("nothing to review yet", 0)])
+        let done = feed(&walk, [("f", 40), ("nothing to review yet", 41)])
         #expect(done.said.last == "Result: fail")
         #expect(done.finished)
         #expect(walk.isFinished)
+        #expect(done.saves.last?.updatedAt == Self.start.addingTimeInterval(40), "the overall verdict is answered when it is given")
     }
 
     @Test func helpQuitAndStopwatchKeysAreAvailableEverywhere() {
