@@ -8,6 +8,23 @@ import Testing
 @Suite struct WalkAnswerTests {
     let harness = WalkTests()
 
+    /// A walk whose first check passed (a time, both outcomes, no notes) and that stands at the
+    /// second check.
+    func walkWithAPass() -> Walk {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        return walk
+    }
+
+    /// Those results with the first check's pass turned into a failure given with notes and no
+    /// failed outcome, as `record --verdict fail` or `amend` gives one.
+    func givenFailure(notes: String) -> [CheckResult] {
+        var results = walkWithAPass().results
+        results[0].verdict = .fail
+        results[0].notes = notes
+        return results
+    }
+
     @Test func aNumericOutcomeTakesANoteAfterTheNumber() {
         var walk = harness.walkAtTouch()
         let transcript = harness.feed(&walk, [("t 30", 2), ("9 missed once near the grabber", 3)])
@@ -117,8 +134,7 @@ import Testing
     /// A finished check looked at again and left as it was is no new answer: nothing is saved,
     /// and its time stays, so it never becomes the latest attempt over a teammate's later one.
     @Test func lookingBackWithoutChangingSavesNothing() {
-        var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        var walk = walkWithAPass()
         let concluded = walk.results[0]
         #expect(concluded.verdict == .pass && walk.currentCheck == 1)
         let looked = harness.feed(&walk, [("b", 50), ("", 60)])
@@ -135,11 +151,7 @@ import Testing
     /// A failure given with notes and no failed outcome (by `record` or `amend`) is not undone
     /// by going back and changing only the notes: the outcomes decide nothing new.
     @Test func aGivenFailureStandsWhenOnlyTheNotesChange() {
-        var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
-        var given = walk.results
-        given[0].verdict = .fail
-        given[0].notes = "focus order wrong after the sheet opens"
+        let given = givenFailure(notes: "focus order wrong after the sheet opens")
         var resumed = harness.makeWalk(results: given)
         #expect(resumed.currentCheck == 1)
         let kept = harness.feed(&resumed, [("b", 10), ("", 11)])
@@ -156,8 +168,7 @@ import Testing
     /// Correcting the time of a pass keeps its verdict and the time it was answered, so it does
     /// not become the latest attempt over a teammate's later failure; a changed verdict is new.
     @Test func correctingATimeKeepsTheTimeAnswered() {
-        var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        var walk = walkWithAPass()
         let answered = walk.results[0].updatedAt
         let retimed = harness.feed(&walk, [("b", 50), ("b", 51), ("b", 52), ("b", 53), ("t 6", 54)])
         #expect(retimed.saves.last?.verdict == .pass && retimed.saves.last?.activeSeconds == 6, "\(retimed.said)")
@@ -180,8 +191,7 @@ import Testing
     /// An answer that left a reopened check incomplete was saved without a verdict; answering it
     /// back as it was must save the result again, not say "Nothing changed" over that save.
     @Test func answeringBackAfterAnIncompleteSaveSavesTheResultAgain() {
-        var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        var walk = walkWithAPass()
         let answered = walk.results[0].updatedAt
         let incomplete = harness.feed(&walk, [("b", 10), ("b", 11), ("f", 12)])
         #expect(incomplete.saves.last?.verdict == nil, "a failure needs its notes first: \(incomplete.said)")
@@ -193,11 +203,7 @@ import Testing
     /// A failure given with notes keeps needing them: blank notes are asked for again rather
     /// than saved as a failure with no reason, which the judge would refuse.
     @Test func aGivenFailureKeepsItsNotes() {
-        var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
-        var given = walk.results
-        given[0].verdict = .fail
-        given[0].notes = "focus order wrong"
+        let given = givenFailure(notes: "focus order wrong")
         var resumed = harness.makeWalk(results: given)
         let blank = harness.feed(&resumed, [("b", 10), (" ", 11)])
         #expect(blank.saves.isEmpty && blank.said.contains("The failure stands, so the notes are required: say why it fails."), "\(blank.said)")
@@ -210,8 +216,7 @@ import Testing
     /// back; a check resumed with only its timing to answer keeps them too; a failure no
     /// outcome shows is never skipped or blocked away.
     @Test func noDoorMakesAnOldPassNewOrAGivenFailureGo() {
-        var walk = harness.makeWalk()
-        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("", 4)])
+        var walk = walkWithAPass()
         let answered = walk.results[0].updatedAt
         let skippedBack = harness.feed(&walk, [("b", 10), ("s", 11), ("y", 12), ("b", 13), ("", 14)])
         #expect(skippedBack.saves.last?.verdict == .pass && skippedBack.saves.last?.updatedAt == answered, "\(skippedBack.said)")
@@ -223,9 +228,7 @@ import Testing
         let timed = harness.feed(&resumed, [("t 9", 20)])
         #expect(timed.saves.last?.verdict == .pass && timed.saves.last?.updatedAt == answered, "\(timed.said)")
 
-        var given = walk.results
-        given[0].verdict = .fail
-        given[0].notes = "focus order wrong"
+        var given = givenFailure(notes: "focus order wrong")
         given[0].stopwatch = []
         var lead = harness.makeWalk(results: given)
         let retimed = harness.feed(&lead, [("t 9", 30)])
