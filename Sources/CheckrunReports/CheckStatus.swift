@@ -16,6 +16,14 @@ package enum CheckStatus: String, Sendable, CaseIterable {
         return combining(applicable.compactMap(\.standing))
     }
 
+    /// How the report counts one result: its standing (a failure behind a skip or block is a
+    /// failure), not applicable when no outcome applied, "in progress" when unfinished. The CSV
+    /// and JSON give it beside the recorded verdict, so no reader has to work it out again.
+    static func countedAs(_ reported: ReportedResult) -> String {
+        guard reported.result.verdict != nil else { return "in progress" }
+        return combining([reported]).rawValue
+    }
+
     /// One status for several devices: any failure fails the check, then blocked, then
     /// skipped; it passed only when it passed on every device (a pass beside a skip is no
     /// evidence that the check passes everywhere).

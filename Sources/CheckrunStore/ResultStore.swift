@@ -227,6 +227,8 @@ package final class ResultStore {
         package var session: Session
         package var completed: Int
         package var passed = 0
+        /// Passed with every answered outcome not applicable: counted apart, as reports do.
+        package var notApplicable = 0
         package var failed: Int
         package var blocked = 0
         package var skipped = 0
@@ -247,13 +249,19 @@ package final class ResultStore {
         // Each check's latest attempt in a session: SQLite takes a row's other columns from the
         // row holding max(); PostgreSQL picks that row with DISTINCT ON.
         let latest = database.engine == .sqlite
-            ? "SELECT session_id, verdict, updated_at, max(attempt) FROM results WHERE verdict IS NOT NULL GROUP BY session_id, check_name"
-            : "SELECT DISTINCT ON (session_id, check_name) session_id, verdict, updated_at FROM results WHERE verdict IS NOT NULL ORDER BY session_id, check_name, attempt DESC"
+            ? "SELECT session_id, id, verdict, updated_at, max(attempt) FROM results WHERE verdict IS NOT NULL GROUP BY session_id, check_name"
+            : "SELECT DISTINCT ON (session_id, check_name) session_id, id, verdict, updated_at FROM results WHERE verdict IS NOT NULL ORDER BY session_id, check_name, attempt DESC"
+        // A pass made only of outcomes answered not applicable, as `passedOnlyAsNotApplicable` says.
+        let onlyNotApplicable = """
+            EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict = 'na')
+            AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict <> 'na')
+            """
         let sql = """
             SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                v.done, v.passed, v.failed, v.blocked, v.skipped, v.last
+                v.done, v.passed, v.failed, v.blocked, v.skipped, v.last, v.not_applicable
             FROM sessions s LEFT JOIN (
-                SELECT session_id, count(*) AS done, count(CASE WHEN verdict = 'pass' THEN 1 END) AS passed,
+                SELECT session_id, count(*) AS done, count(CASE WHEN verdict = 'pass' AND NOT (\(onlyNotApplicable)) THEN 1 END) AS passed,
+                    count(CASE WHEN verdict = 'pass' AND \(onlyNotApplicable) THEN 1 END) AS not_applicable,
                     count(CASE WHEN verdict = 'fail' THEN 1 END) AS failed, count(CASE WHEN verdict = 'blocked' THEN 1 END) AS blocked,
                     count(CASE WHEN verdict = 'skipped' THEN 1 END) AS skipped, max(updated_at) AS last
                 FROM (\(latest)) AS latest
@@ -263,8 +271,8 @@ package final class ResultStore {
             """
         try database.forEach(sql, [SQLValue(release)]) { row in
             if let session = Self.readSession(row) {
-                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, passed: row.int(10) ?? 0, failed: row.int(11) ?? 0,
-                                        blocked: row.int(12) ?? 0, skipped: row.int(13) ?? 0, lastAnswer: row.date(14)))
+                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, passed: row.int(10) ?? 0, notApplicable: row.int(15) ?? 0,
+                                        failed: row.int(11) ?? 0, blocked: row.int(12) ?? 0, skipped: row.int(13) ?? 0, lastAnswer: row.date(14)))
             }
         }
     }

@@ -97,4 +97,29 @@ import Testing
         let all = try checkrun(["compare", "--release", "2.4"], in: folder).stdout
         #expect(all.contains("311 → 312: changed"), "\(all)")
     }
+
+    /// Wherever a result's verdict is shown, a pass made only of outcomes answered not applicable
+    /// says how reports count it, and the CSV and JSON give the count beside the recorded verdict:
+    /// a lead never pastes "pass" for a check the report counts as not applicable.
+    @Test func everyPlaceAVerdictIsShownSaysHowItCounts() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "over-grouped-control/switch-control",
+                                     "--device", "iPhone 15", "--expected", "1=na", "--expected", "2=na"], in: folder)
+        #expect(recorded.stdout.contains("The verdict is pass, but every expected outcome answered was not applicable, so reports count it as not applicable."), "\(recorded.stdout)")
+        try record("tiny-target/voice-control-show-numbers", ["--verdict", "skipped", "--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
+        let sessions = try checkrun(["sessions"], in: folder).stdout
+        #expect(sessions.contains("(1 not applicable)") && !sessions.contains("passed"), "\(sessions)")
+        let sessionsJSON = try JSONParser.parse(try checkrun(["sessions", "--json"], in: folder).stdout)
+        #expect(sessionsJSON.arrayValue?.first?["notApplicable"]?.intValue == 1 && sessionsJSON.arrayValue?.first?["passed"]?.intValue == 0)
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
+        #expect(markdown.contains("- Verdict: pass; every expected outcome answered was not applicable, so it counts as not applicable"), "\(markdown)")
+        let csv = try checkrun(["report", "--release", "2.4", "--format", "csv"], in: folder).stdout.components(separatedBy: "\r\n")
+        #expect(csv.first?.hasSuffix(",failed_earlier,counted_as") == true)
+        #expect(csv.contains { $0.contains("over-grouped-control/switch-control") && $0.hasSuffix(",not applicable") })
+        #expect(csv.contains { $0.contains("tiny-target/voice-control-show-numbers") && $0.hasSuffix(",failed") })
+        let json = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        let counted = (json["checks"]?.arrayValue ?? []).flatMap { $0["results"]?.arrayValue ?? [] }.map { ($0["verdict"]?.stringValue, $0["countedAs"]?.stringValue) }
+        #expect(counted.contains { $0 == ("pass", "not applicable") } && counted.contains { $0 == ("skipped", "failed") }, "\(counted)")
+    }
 }

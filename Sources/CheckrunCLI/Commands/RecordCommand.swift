@@ -87,6 +87,7 @@ struct RecordCommand: CheckrunCommand {
         }
         let evidence = result.attachments.isEmpty ? "" : ", with \(result.attachments.count) attachment\(result.attachments.count == 1 ? "" : "s")"
         context.print("Recorded \(reference.name): \(result.verdict?.rawValue ?? "in progress"), attempt \(result.attempt), in session \(session.shortID)\(evidence).")
+        if result.passedOnlyAsNotApplicable { context.print("The verdict is pass, but \(CheckResult.nothingApplied), so reports count it as not applicable.") }
         return 0
     }
 

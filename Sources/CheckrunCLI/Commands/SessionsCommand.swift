@@ -30,6 +30,7 @@ struct SessionsCommand: CheckrunCommand {
             JSONMember("checks", JSONNode(.integer(session.plan.count))),
             JSONMember("completed", JSONNode(.integer(summary.completed))),
             JSONMember("passed", JSONNode(.integer(summary.passed))),
+            JSONMember("notApplicable", JSONNode(.integer(summary.notApplicable))),
             JSONMember("failed", JSONNode(.integer(summary.failed))),
             JSONMember("blocked", JSONNode(.integer(summary.blocked))),
             JSONMember("skipped", JSONNode(.integer(summary.skipped))),
@@ -66,7 +67,7 @@ struct SessionsCommand: CheckrunCommand {
             if !session.device.isEmpty { parts.append("device \(label(session.device))") }
             if !session.tester.isEmpty { parts.append("tester \(label(session.tester))") }
             parts.append("started \(Timestamps.iso8601(session.startedAt))")
-            let counts = [(summary.passed, "passed"), (summary.failed, "failed"), (summary.blocked, "blocked"), (summary.skipped, "skipped")]
+            let counts = [(summary.passed, "passed"), (summary.failed, "failed"), (summary.blocked, "blocked"), (summary.skipped, "skipped"), (summary.notApplicable, "not applicable")]
                 .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
             parts.append("\(summary.completed) of \(session.plan.count) checks done\(counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"), \(state)")
             context.print("\(session.shortID)  " + parts.joined(separator: ", "))

@@ -33,6 +33,11 @@ extension CheckResult {
         return verdict == .pass && !answered.isEmpty && answered.allSatisfy { $0.verdict == .notApplicable }
     }
 
+    /// Said after a pass made only of outcomes answered not applicable, wherever its verdict is
+    /// shown: the record says "pass", and a lead who pastes that beside a report counting the
+    /// check as not applicable would claim support the answers never showed.
+    package static let nothingApplied = "every expected outcome answered was not applicable"
+
     /// Whether something failed that no note explains yet, which makes notes required.
     /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
     package func needsNotes(_ check: Check) -> Bool {
@@ -97,7 +102,8 @@ extension CheckResult {
             if isOverTimeLimit(check), let limit = check.timeLimit {
                 parts.append("time over the \(limit)-second limit")
             }
-            return ([verdict.rawValue] + parts).joined(separator: ", ")
+            let said = ([verdict.rawValue] + parts).joined(separator: ", ")
+            return passedOnlyAsNotApplicable ? "\(said); \(Self.nothingApplied), so reports count it as not applicable" : said
         }
     }
 }

@@ -5,7 +5,7 @@ import CheckrunStore
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
                          "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason",
-                         "outcome_notes", "product", "criteria", "attachments", "failed_earlier"]
+                         "outcome_notes", "product", "criteria", "attachments", "failed_earlier", "counted_as"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
@@ -29,6 +29,8 @@ enum CSVReport {
                 (attachments(report, reported), false),
                 // A skip or block behind which a failure stands: the row's check counts as failed.
                 (reported.failedEarlier.map { "build \($0.build), attempt \($0.attempt)" } ?? "", false),
+                // How the report counts the row, beside the recorded verdict: failed, not applicable …
+                (CheckStatus.countedAs(reported), false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }

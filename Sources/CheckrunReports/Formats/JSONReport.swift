@@ -100,6 +100,7 @@ enum JSONReport {
             ("check", .string(result.check)),
             ("device", .string(reported.device)), ("build", .string(reported.build)), ("tester", .string(reported.tester)),
             ("verdict", .string(result.verdict?.rawValue ?? "pass")),
+            ("countedAs", .string(CheckStatus.countedAs(reported))),
             ("failedEarlier", reported.failedEarlier.map { earlier in
                 object([("build", .string(earlier.build)), ("attempt", .integer(earlier.attempt)), ("notes", earlier.notes.map(JSONValue.string) ?? .null),
                         ("inThisResult", .bool(earlier.isThisResult))])
