@@ -80,3 +80,45 @@ extension ServerAddressTests {
         }
     }
 }
+
+extension ServerAddressTests {
+    /// Where a password ends: a "@" in a parameter's value is no end of the user part, an IPv6
+    /// host's colons are no password, and libpq's key=value form may space its "=" or quote.
+    @Test func aParameterHoldingAnAtSignAnIPv6HostAndQuotedValuesAreReadAsLibpqReadsThem() {
+        func passwords(_ text: String) -> [String] {
+            let bytes = Array(text.utf8)
+            return ServerAddressText.passwordOffsets(in: bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+        #expect(passwords("postgresql://postgres:secret@/t1?host=/tmp/pg&application_name=qa@ci") == ["secret"])
+        #expect(ServerAddressText.withoutPassword("postgresql://postgres:secret@/t1?host=/tmp/pg&application_name=qa@ci") == "postgresql://postgres@/t1?host=/tmp/pg&application_name=qa@ci")
+        #expect(passwords("postgresql://postgres@[::1]/t1?sslmode=disable") == [])
+        #expect(passwords("postgresql://[::1]:5432/t1") == [])
+        #expect(ServerAddressText.masked("postgresql://postgres@[::1]/t1?sslmode=disable") == "postgresql://postgres@[::1]/t1?sslmode=disable")
+        #expect(passwords("host=/x password='Se Kr1t' dbname=t1") == ["'Se Kr1t'"])
+        #expect(passwords("host=/x password = SeKr1t dbname=t1") == ["SeKr1t"])
+        #expect(passwords("host=/x password= 'it\\'s' dbname=t1") == ["'it\\'s'"])
+        #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana:MyLong99/x@db/t1") == "/")
+        #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana:pa%2Fss@db/t1") == nil)
+        #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana@db/t1?application_name=qa@ci") == nil)
+        #expect(ServerAddressText.isKeyValueConnectionString("host=db dbname=t1"))
+        #expect(ServerAddressText.isKeyValueConnectionString("dbname = t1"))
+        #expect(!ServerAddressText.isKeyValueConnectionString("results=2024.sqlite") && !ServerAddressText.isKeyValueConnectionString("team.sqlite"))
+    }
+
+    /// libpq's key=value form is refused in one line that does not repeat it: it would otherwise
+    /// be a file name, and a `record` would say "Recorded" into a file named after the password.
+    @Test func aKeyValueConnectionStringIsRefusedNotTakenForAFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = ["--protocols", Repository.path("protocols")]
+        for address in ["dbname=t1 password=SeKr1tpass", "host=/x password = 'Se Kr1tpass' dbname=t1"] {
+            for command in [["sessions"], ["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"] + protocols,
+                            ["merge", address, "--db", "mine.sqlite"]] {
+                let result = try Checkrun.run(command + (command[0] == "merge" ? [] : ["--db", address]), in: folder.path)
+                #expect(result.status == 1 && result.stderr.contains("libpq's key=value form"), "\(command): \(result.stderr)")
+                #expect(!(result.stdout + result.stderr).contains("Kr1tpass"), "\(result.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
+    }
+}

@@ -132,7 +132,7 @@ struct TeamStoreTests {
         let cases: [(String, String)] = [
             (wrong, "the user name or password is wrong"),
             ("postgresql://postgres:secret@/checkrun?host=/nonexistent-socket-folder", "cannot reach the PostgreSQL server"),
-            (foreign.address, "holds tables of another application"),
+            (foreign.address, "holds tables or other objects of another application"),
         ]
         for (address, words) in cases {
             for command in [["sessions"], ["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"]] {

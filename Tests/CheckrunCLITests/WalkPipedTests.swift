@@ -119,6 +119,20 @@ import Glibc
         #expect(notes.first == hostile)
     }
 
+    /// A NUL is not text: the line is refused and the question asked again, on either engine
+    /// (PostgreSQL cannot keep one), and the walk goes on.
+    @Test func aLineHoldingANulIsAskedAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = "t 5\nf a\u{0}b\nf ok\nnote\n"
+        let result = try checkrun(["run", "--release", "1", "--build", "1", "--check", "tiny-target/voice-control-show-numbers"], in: folder, input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("That line holds a NUL character (a zero byte), which is not text; nothing was saved from it."), "\(result.stdout)")
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"))
+        let notes = try store.database.query("SELECT note FROM outcome_answers") { $0.string(0) }
+        #expect(notes == ["ok"])
+    }
+
     @Test func recordSavesOneResultWithoutTheWalk() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -17,7 +17,7 @@ extension WalkRunner {
 
     func waitForTheServer(thenSave result: CheckResult, over seen: String?, lost: StoreError) throws {
         context.printError(
-            "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.message)). "
+            "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.serverSaid ?? lost.message)). "
                 + "Waiting for the server to come back, trying again every 2 seconds; the walk goes on once the answer is saved. "
                 + "To stop, press Control-C; the session can be resumed later, without this answer, with: \(resumeHint)")
         // Ctrl-C while waiting must not claim the answer was saved.

@@ -72,10 +72,8 @@ struct WalkRunner {
                     ending = .endOfInput
                     break loop
                 }
-                // A terminal in line mode keeps at most 4,095 bytes of a line and drops the rest
-                // unseen: such a line is refused whole rather than saved cut short.
-                if terminal != nil && line.utf8.count >= Self.terminalLineLimit {
-                    context.print("That line reached the terminal's limit of 4,095 bytes, so its end was cut off; nothing was saved from it. Put long text such as a log in a ticket and type its link, or pipe the answers in.")
+                if let refusal = Self.refusal(of: line, typedAtTerminal: terminal != nil) {
+                    context.print(refusal)
                     continue loop
                 }
                 input = line
@@ -91,6 +89,21 @@ struct WalkRunner {
         }
         terminal?.restore()
         return try finish(ending)
+    }
+
+    /// Why a line read is not taken as an answer, if it is not; the question is asked again.
+    static func refusal(of line: String, typedAtTerminal: Bool) -> String? {
+        // A terminal in line mode keeps at most 4,095 bytes of a line and drops the rest
+        // unseen: such a line is refused whole rather than saved cut short.
+        if typedAtTerminal && line.utf8.count >= terminalLineLimit {
+            return "That line reached the terminal's limit of 4,095 bytes, so its end was cut off; nothing was saved from it. Put long text such as a log in a ticket and type its link, or pipe the answers in."
+        }
+        // A NUL is no text (PostgreSQL cannot keep one, and a C string ends at it): refused
+        // on either engine, so both keep the same answers.
+        if line.utf8.contains(0) {
+            return "That line holds a NUL character (a zero byte), which is not text; nothing was saved from it. Type it again without it."
+        }
+        return nil
     }
 
     /// Saves, then says: every save commits before anything is said, so no line announces an

@@ -146,6 +146,23 @@ extension ResultStore {
         try merge(from: [source]).first ?? MergeSummary()
     }
 
+    /// Whether a record's JSON text holds `\u0000`, a NUL escaped (not a backslash typed before
+    /// "u0000", which is `\\u0000`: an odd run of backslashes begins an escape).
+    static func escapesNUL(_ payload: String) -> Bool {
+        var backslashes = 0
+        var bytes = payload.utf8.makeIterator()
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: "\\") { backslashes += 1; continue }
+            if byte == UInt8(ascii: "u") && backslashes % 2 == 1 {
+                var digits: [UInt8] = []
+                while digits.count < 4, let digit = bytes.next() { digits.append(digit) }
+                if digits == Array("0000".utf8) { return true }
+            }
+            backslashes = 0
+        }
+        return false
+    }
+
     /// Everything that must hold before a session is merged; reads only.
     private func checkBeforeMerge(_ entry: SessionEntry, source: String) throws {
         let session = entry.session
@@ -153,6 +170,12 @@ extension ResultStore {
             MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
         }
         if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
+        // PostgreSQL keeps no NUL in text: found here, before anything is written, rather than
+        // at the session's insert, where the merge would stop half way and promise a rerun.
+        if database.engine == .postgresql,
+           Self.escapesNUL(session.canonicalText) || entry.records.contains(where: { Self.escapesNUL($0.payload) || $0.reason?.utf8.contains(0) == true }) {
+            throw refuse("holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep")
+        }
         var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
         for record in entry.records {
             let result: CheckResult

@@ -17,6 +17,10 @@ package final class PostgresConnection {
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)
+        if let character = ServerAddressText.unencodedCharacter(inPasswordOf: uri) {
+            let encoded = ["/": "%2F", "?": "%3F", "#": "%23", "@": "%40"][character] ?? ""
+            throw StoreError("the password in \(name) holds \"\(character)\" as it is, which libpq reads as part of the address; percent-encode it (\(encoded)), or leave it out of the address and set PGPASSWORD")
+        }
         let connection = Self.connect(uri)
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
@@ -154,8 +158,8 @@ package final class PostgresConnection {
         if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
             return "cannot sign in to the PostgreSQL server \(name): the user name or password is wrong (check the address, PGPASSWORD or ~/.pgpass)"
         }
-        if lowered.contains("invalid connection option") || lowered.contains("invalid integer value") {
-            return "cannot read the address of the PostgreSQL server \(name): \(DisplayText.neutralised(message.trimmingCharacters(in: .whitespacesAndNewlines))); check its options (libpq's connection parameters)"
+        if lowered.contains("invalid connection option") || lowered.contains("invalid integer value") || lowered.contains("invalid uri query parameter") {
+            return "cannot read the address of the PostgreSQL server \(name): \(DisplayText.neutralised(message.trimmingCharacters(in: .whitespacesAndNewlines))); check its options (libpq's connection parameters, in lower case)"
         }
         if lowered.contains("percent-encod") || lowered.contains("unexpected spaces") || lowered.contains("invalid uri") {
             return "cannot read the address of the PostgreSQL server \(name): percent-encode any %, @, :, / or space in the user name and password (%25 for %, %40 for @, %20 for a space), or give the password in PGPASSWORD or ~/.pgpass"

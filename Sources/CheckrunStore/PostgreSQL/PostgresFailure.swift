@@ -19,6 +19,7 @@ enum PostgresFailure {
         error.sql = sql
         error.sqlState = state
         error.connectionLost = lost || state?.hasPrefix("08") == true
+        error.serverSaid = said
         return error
     }
 }

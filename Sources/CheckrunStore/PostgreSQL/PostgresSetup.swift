@@ -9,6 +9,10 @@ import Foundation
 enum PostgresSetup {
     static func prepare(_ connection: PostgresConnection, access: ResultStore.Access, upgrading: ((Int, Int) -> Void)?) throws {
         let current = try version(connection)
+        if let current, current < PostgresSchema.latestVersion, !PostgresSchema.steps.contains(where: { $0.version == current }) {
+            // No step of checkrun's leaves this number: the table was edited by hand.
+            throw StoreError("\(connection.name) has a checkrun_schema table at version \(current), which no checkrun writes; it was edited behind checkrun's back and was left untouched")
+        }
         if let current, current >= PostgresSchema.latestVersion {
             guard current == PostgresSchema.latestVersion else { throw newer(connection, current) }
             return
@@ -49,14 +53,27 @@ enum PostgresSetup {
         return row.1
     }
 
-    /// Tables of any schema but the system's: a database with none is checkrun's to set up.
+    /// Another application's objects in any schema but the system's: tables, views,
+    /// sequences, types and functions. An extension's own (pgcrypto installed by the
+    /// administrator) are not an application's: a database with nothing else is checkrun's to
+    /// set up.
     private static func foreignTables(_ connection: PostgresConnection) throws -> Int {
-        try connection.scalarInt(
-            "SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND schemaname NOT LIKE 'pg\\_%'") ?? 0
+        try connection.scalarInt(foreignObjects) ?? 0
     }
 
+    static let foreignObjects = """
+        WITH own AS (SELECT oid FROM pg_namespace WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%'),
+        extension AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
+        SELECT (SELECT count(*) FROM pg_class c WHERE c.relnamespace IN (SELECT oid FROM own) AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f', 'c')
+                AND ('pg_class'::regclass, c.oid) NOT IN (SELECT classid, objid FROM extension))
+             + (SELECT count(*) FROM pg_type t WHERE t.typnamespace IN (SELECT oid FROM own) AND t.typtype IN ('d', 'e', 'r', 'm')
+                AND ('pg_type'::regclass, t.oid) NOT IN (SELECT classid, objid FROM extension))
+             + (SELECT count(*) FROM pg_proc p WHERE p.pronamespace IN (SELECT oid FROM own)
+                AND ('pg_proc'::regclass, p.oid) NOT IN (SELECT classid, objid FROM extension))
+        """
+
     private static func foreign(_ connection: PostgresConnection) -> StoreError {
-        StoreError("\(connection.name) holds tables of another application, not checkrun's; it was left untouched. Create an empty database for checkrun (createdb checkrun)")
+        StoreError("\(connection.name) holds tables or other objects of another application, not checkrun's; it was left untouched. Create an empty database for checkrun (createdb checkrun)")
     }
 
     private static func newer(_ connection: PostgresConnection, _ version: Int) -> StoreError {

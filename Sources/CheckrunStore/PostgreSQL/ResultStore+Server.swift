@@ -32,6 +32,10 @@ extension ResultStore {
 }
 
 extension ResultStore {
+    /// Said, without the text, for a `--db` in libpq's key=value form: echoing it would show its password.
+    package static let keyValueRefusal = StoreError(
+        "the database is named in libpq's key=value form (host=… dbname=…), which checkrun does not take; name the server as a URI instead, e.g. postgresql://ana@db.example.com/checkrun, with the password in PGPASSWORD or ~/.pgpass")
+
     /// Creates an empty database on the server at `uri` (for tests and the benchmark, which
     /// need a database of their own on a throwaway server).
     package static func createServerDatabase(_ name: String, administering uri: String) throws {

@@ -9,6 +9,9 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     package var sqlState: String?
     /// Whether the connection to a server was lost: the work may be tried again once it is back.
     package var connectionLost = false
+    /// The server's own words, without the advice around them: a walk waiting for the server
+    /// says them in advice of its own.
+    package var serverSaid: String?
 
     package init(_ message: String, code: Int32? = nil, sql: String? = nil, connectionLost: Bool = false) {
         self.message = message

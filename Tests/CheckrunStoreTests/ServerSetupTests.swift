@@ -1,0 +1,69 @@
+#if PostgreSQL
+import CheckrunModel
+@testable import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// What opening a server store refuses: a schema table edited by hand, another application's
+/// database of any kind of object. Refused before anything is written, readers and writers alike.
+@Suite(.enabled(if: TestEngine.server != nil, "needs CHECKRUN_TEST_POSTGRES (see .ci/run)"))
+struct ServerSetupTests {
+    @Test func aSchemaVersionNoCheckrunWritesIsRefusedWithoutAnUpgrade() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        try ResultStore(path: database.address).close()
+        for version in [4, -1] {
+            let editor = try PostgresConnection(uri: database.address)
+            try editor.run("UPDATE checkrun_schema SET version = ?", [.integer(Int64(version))])
+            for access in [ResultStore.Access.readOnly, .createIfMissing] {
+                var upgraded = false
+                #expect { try ResultStore(path: database.address, access: access) { _, _ in upgraded = true } } throws: {
+                    "\($0)".contains("has a checkrun_schema table at version \(version), which no checkrun writes")
+                }
+                #expect(!upgraded)
+            }
+        }
+    }
+
+    /// A database holding another application's views, sequences, types or functions, and no
+    /// table, is still another application's: refused and left untouched. An extension's own
+    /// objects are not an application's.
+    @Test func anotherApplicationsObjectsOfAnyKindAreRefused() throws {
+        for objects in ["CREATE VIEW app_view AS SELECT 1 AS x", "CREATE SEQUENCE app_seq", "CREATE TYPE results AS (x int)",
+                        "CREATE TYPE mood AS ENUM ('ok')", "CREATE FUNCTION app_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'"] {
+            let database = try TestDatabase(.postgresql)
+            defer { database.remove() }
+            try PostgresConnection(uri: database.address).execute(objects)
+            #expect(throws: StoreError.self, "\(objects)") { try ResultStore(path: database.address) }
+            #expect { try ResultStore(path: database.address) } throws: { "\($0)".contains("holds tables or other objects of another application") }
+            let checkruns = try PostgresConnection(uri: database.address).query("SELECT count(*) FROM pg_tables WHERE tablename = 'checkrun_schema'")
+            #expect(checkruns.first?.first??.description == "0", "\(objects): nothing of checkrun's was created")
+        }
+    }
+
+    /// A file holding a NUL in its text (the walk refuses one now; older files may hold one)
+    /// is refused before the merge writes anything, the session named, the store unchanged:
+    /// not stopped half way with a promise that running it again completes it.
+    @Test func aSessionHoldingANulIsRefusedBeforeTheMergeWrites() throws {
+        let file = try TestDatabase(.sqlite)
+        defer { file.remove() }
+        let source = try ResultStore(path: file.address)
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"])
+        try source.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1, startedAt: Date())
+        result.outcomes[0] = OutcomeAnswer(.fail, answeredAt: Date())
+        result.verdict = .fail
+        result.notes = "pasted a\u{0}b"
+        try source.save(result)
+        let server = try TestDatabase(.postgresql)
+        defer { server.remove() }
+        let store = try ResultStore(path: server.address)
+        #expect { try store.merge(from: try DatabaseSource(store: source, name: "ana.sqlite")) } throws: {
+            "\($0)".contains("ana.sqlite: session \(session.shortID) holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep; nothing was merged")
+        }
+        #expect(try store.database.scalarInt("SELECT count(*) FROM sessions") == 0)
+        #expect(!ResultStore.escapesNUL(#"{"notes":"a\\u0000"}"#) && ResultStore.escapesNUL(#"{"notes":"a\\\u0000"}"#))
+    }
+}
+#endif
