@@ -68,10 +68,14 @@ struct RunCommand: CheckrunCommand {
             case .startNew: break
             }
         }
-        // The session and the text of every protocol it walks are kept together.
-        try store.batch {
-            try store.insert(session)
-            try store.keep(uniqueDocuments(checks))
+        // The session and the text of every protocol it walks are kept together; Ctrl-C waits
+        // for the commit, so what it then says is true: nothing started, or a session to resume.
+        try SignalTrap.deferringSignals {
+            try store.batch {
+                try store.insert(session)
+                try store.keep(uniqueDocuments(checks))
+            }
+            SignalTrap.install(message: TerminalText("\nInterrupted. Session \(session.shortID) was started, and nothing in it is answered yet. Resume with: \(context.resumeCommand(session.shortID))\n").rendered)
         }
         context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
         context.print("Type question mark (?) at any prompt for the keys.")
