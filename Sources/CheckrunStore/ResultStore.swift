@@ -44,7 +44,7 @@ package final class ResultStore {
             (database, serverOpener) = try Self.openServer(path, access: access, upgrading: upgrading)
             return
         }
-        if ServerAddressText.isKeyValueConnectionString(path) { throw Self.keyValueRefusal }
+        if ServerAddressText.isKeyValueConnectionString(path) && !FileManager.default.fileExists(atPath: path) { throw Self.keyValueRefusal }
         let file = try DatabaseFile.inspect(path)
         if !file.exists && !access.createsFile {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")

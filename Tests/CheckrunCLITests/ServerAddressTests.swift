@@ -100,9 +100,23 @@ extension ServerAddressTests {
         #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana:MyLong99/x@db/t1") == "/")
         #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana:pa%2Fss@db/t1") == nil)
         #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana@db/t1?application_name=qa@ci") == nil)
+        // libpq ends the user part at the first "@" before any "/", and a parameter at "&" only.
+        #expect(passwords("postgresql://carol:a?x=y@/t4?host=/tmp/pg&port=5498") == ["a?x=y"])
+        #expect(ServerAddressText.withoutPassword("postgresql://carol:a?x=y@/t4?host=/tmp/pg&port=5498") == "postgresql://carol@/t4?host=/tmp/pg&port=5498")
+        #expect(passwords("postgresql://dave@/t5?password=se?cret&host=/tmp/pg") == ["se?cret"])
+        #expect(ServerAddressText.withoutPassword("postgresql://dave@/t5?password=se?cret&host=/tmp/pg") == "postgresql://dave@/t5?host=/tmp/pg")
+        #expect(passwords("postgresql://bob:simple1@/qa@team?host=/tmp/pg") == ["simple1"], "a database name may hold an @")
+        #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://bob:simple1@/qa@team?host=/tmp/pg") == nil)
+        #expect(passwords("postgresql://db:5432/qa@team") == [])
+        #expect(passwords("postgresql://ana:p@ss@db/x") == ["p@ss"] && ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://ana:p@ss@db/x") == "@")
+        #expect(ServerAddressText.unencodedCharacter(inPasswordOf: "postgresql://carol:a?x#y@db/t4") == nil, "libpq reads ? and # in a password as they are")
+        #expect(ServerAddressText.withLowercaseScheme("Postgresql://bob@db/t2") == "postgresql://bob@db/t2")
         #expect(ServerAddressText.isKeyValueConnectionString("host=db dbname=t1"))
-        #expect(ServerAddressText.isKeyValueConnectionString("dbname = t1"))
-        #expect(!ServerAddressText.isKeyValueConnectionString("results=2024.sqlite") && !ServerAddressText.isKeyValueConnectionString("team.sqlite"))
+        #expect(ServerAddressText.isKeyValueConnectionString("dbname = t1 password='a b\\'c'"))
+        #expect(ServerAddressText.isKeyValueConnectionString("sslpassword=s3cret sslcert=x"))
+        for fileName in ["results=2024.sqlite", "team.sqlite", "results port=2.sqlite", "Port=1.sqlite", "my host=db.sqlite", "./user=ana.sqlite"] {
+            #expect(!ServerAddressText.isKeyValueConnectionString(fileName), "\(fileName)")
+        }
     }
 
     /// libpq's key=value form is refused in one line that does not repeat it: it would otherwise
@@ -120,5 +134,9 @@ extension ServerAddressTests {
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
+        // A file of such a name that is there is a file, and ./ names a new one.
+        #expect(try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", "./user=ana.sqlite"] + protocols,
+                                 in: folder.path).status == 0)
+        #expect(try Checkrun.run(["sessions", "--db", "user=ana.sqlite"], in: folder.path).stdout.contains("release 1, build 1"))
     }
 }

@@ -40,7 +40,7 @@ package final class PostgresConnection {
     /// anything it sets itself wins.
     private static func connect(_ uri: String) -> OpaquePointer? {
         let settings = [("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "15"), ("keepalives_interval", "5"),
-                        ("keepalives_count", "3"), ("tcp_user_timeout", "30000"), ("dbname", uri)]
+                        ("keepalives_count", "3"), ("tcp_user_timeout", "30000"), ("dbname", ServerAddressText.withLowercaseScheme(uri))]
         let keys = settings.map { strdup($0.0) }, values = settings.map { strdup($0.1) }
         defer { (keys + values).forEach { free($0) } }
         let keyPointers = keys.map { UnsafePointer($0) } + [nil], valuePointers = values.map { UnsafePointer($0) } + [nil]

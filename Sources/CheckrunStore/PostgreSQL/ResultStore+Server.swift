@@ -34,7 +34,7 @@ extension ResultStore {
 extension ResultStore {
     /// Said, without the text, for a `--db` in libpq's key=value form: echoing it would show its password.
     package static let keyValueRefusal = StoreError(
-        "the database is named in libpq's key=value form (host=… dbname=…), which checkrun does not take; name the server as a URI instead, e.g. postgresql://ana@db.example.com/checkrun, with the password in PGPASSWORD or ~/.pgpass")
+        "the database is named in libpq's key=value form (host=… dbname=…), which checkrun does not take; name the server as a URI instead, e.g. postgresql://ana@db.example.com/checkrun, with the password in PGPASSWORD or ~/.pgpass (a new file of such a name: write it as ./NAME)")
 
     /// Creates an empty database on the server at `uri` (for tests and the benchmark, which
     /// need a database of their own on a throwaway server).

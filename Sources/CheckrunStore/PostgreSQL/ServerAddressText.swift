@@ -8,16 +8,51 @@ package enum ServerAddressText {
         return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
     }
 
-    /// Whether `text` is written in libpq's key=value form ("host=db dbname=team password=…"),
-    /// which checkrun does not take: without this it would be a file name, and a `record`
-    /// would say "Recorded" into a new SQLite file named after the password.
+    /// The address with its scheme in lower case: checkrun takes "Postgresql://" as a server,
+    /// and libpq knows only "postgresql://" and "postgres://" (it would send the whole text,
+    /// password and all, to the server as a database name).
+    package static func withLowercaseScheme(_ text: String) -> String {
+        guard isServer(text), let colon = text.firstIndex(of: ":") else { return text }
+        return text[..<colon].lowercased() + text[colon...]
+    }
+
+    /// Whether `text` is written whole in libpq's key=value form ("host=db dbname=team
+    /// password='…'": libpq's own keys, in lower case as libpq wants them), which checkrun does
+    /// not take: without this it would be a file name, and a `record` would say "Recorded" into
+    /// a new SQLite file named after the password. A name with a word that is no such pair
+    /// ("results port=2.sqlite") is a file name.
     package static func isKeyValueConnectionString(_ text: String) -> Bool {
         guard !isServer(text) else { return false }
-        let keys = ["host", "hostaddr", "port", "dbname", "user", "password", "passfile", "sslmode", "service", "options", "connect_timeout", "application_name"]
-        let words = text.split(whereSeparator: \.isWhitespace)
-        return words.contains { word in keys.contains { word.lowercased() == $0 || word.lowercased().hasPrefix($0 + "=") } }
-            && text.contains("=")
+        var rest = Substring(text), pairs = 0
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.isEmpty { return pairs > 0 }
+            let key = rest.prefix { $0.isLetter || $0 == "_" }
+            guard libpqKeys.contains(String(key)) else { return false }
+            rest = rest.dropFirst(key.count).drop { $0.isWhitespace }
+            guard rest.first == "=" else { return false }
+            rest = rest.dropFirst().drop { $0.isWhitespace }
+            if rest.first == "'" {
+                rest = rest.dropFirst()
+                while let character = rest.first, character != "'" { rest = rest.dropFirst(character == "\\" ? 2 : 1) }
+                guard rest.first == "'" else { return false }
+                rest = rest.dropFirst()
+            } else {
+                rest = rest.drop { !$0.isWhitespace }
+            }
+            pairs += 1
+        }
     }
+
+    /// libpq's connection keys (PostgreSQL 17's), as `PQconndefaults` lists them.
+    static let libpqKeys: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth", "channel_binding", "connect_timeout",
+        "client_encoding", "options", "application_name", "fallback_application_name", "keepalives", "keepalives_idle",
+        "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode", "sslmode", "sslnegotiation",
+        "sslcompression", "sslcert", "sslkey", "sslpassword", "sslcertmode", "sslrootcert", "sslcrl", "sslcrldir", "sslsni",
+        "requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version", "krbsrvname", "gsslib", "gssdelegation", "service",
+        "target_session_attrs", "load_balance_hosts",
+    ]
 
     /// The address with any password left out (anything else is returned as it is), for a
     /// command checkrun suggests: libpq then reads the password from PGPASSWORD or ~/.pgpass.
@@ -59,23 +94,22 @@ extension ServerAddressText {
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
         guard let start = authorityStart(in: bytes) else { return keyValuePasswords(in: bytes) }
         var found: [Range<Int>] = []
-        let end = queryStart(in: bytes, from: start) ?? bytes.count
-        // The user part ends at the last "@" before the parameters: a password typed without
-        // percent-encoding may hold "/", "?" or "@" itself, and a parameter's value may too.
-        if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) {
+        let userPart = userPartEnd(in: bytes, from: start)
+        let end = bytes[(userPart.map { $0 + 1 } ?? start)...].firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        if let at = userPart {
             if let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at { found.append(colon + 1..<at) }
         } else if let slash = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? Optional(end),
                   let colon = bytes[start..<slash].lastIndex(of: UInt8(ascii: ":")), colon + 1 < slash,
-                  !bytes[start..<colon].contains(UInt8(ascii: "[")),
-                  !bytes[colon + 1..<slash].allSatisfy({ $0 >= 48 && $0 <= 57 || $0 == UInt8(ascii: ",") }) {
+                  !bytes[start..<colon].contains(UInt8(ascii: "[")), !isPort(bytes[colon + 1..<slash]) {
             // No "@": libpq reads "user:secret" as a host and a port; a port that is not a
             // number was meant as a password (an IPv6 host's colons are in brackets).
             found.append(colon + 1..<slash)
         }
-        // password=… as a URI parameter, its key perhaps percent-encoded (libpq decodes "pass%77ord").
+        // password=… as a URI parameter, its key perhaps percent-encoded (libpq decodes
+        // "pass%77ord"). libpq ends a parameter at "&" only: a "?" is part of its value.
         var segment = end + 1
         while segment < bytes.count {
-            let next = bytes[segment...].firstIndex { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "?") } ?? bytes.count
+            let next = bytes[segment...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
             if let equals = bytes[segment..<next].firstIndex(of: UInt8(ascii: "=")), equals + 1 < next,
                String(decoding: bytes[segment..<equals], as: UTF8.self).removingPercentEncoding?.lowercased() == "password" {
                 found.append(equals + 1..<next)
@@ -85,16 +119,35 @@ extension ServerAddressText {
         return found
     }
 
-    /// Where a URI's parameters begin: the first "?" whose first parameter is `key=value`. A "?"
-    /// typed in a password is followed by more of it and the "@", not by a key and "=".
-    private static func queryStart(in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while let question = bytes[index...].firstIndex(of: UInt8(ascii: "?")) {
-            let parameter = bytes[(question + 1)...].prefix { $0 != UInt8(ascii: "&") }
-            if let equals = parameter.firstIndex(of: UInt8(ascii: "=")), !parameter[..<equals].contains(UInt8(ascii: "@")) { return question }
-            index = question + 1
+    /// Where the user part ends: libpq ends it at the first "@" before any "/" (a "?" or ":"
+    /// in a password is its own). A host holds no "@", so another one before the host ends was
+    /// typed in the password; a "/" before the "@" too (with no port before it). libpq reads
+    /// those otherwise, and checkrun refuses them (`unencodedCharacter`), but masks them whole.
+    private static func userPartEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
+        guard let first = bytes[start...].firstIndex(where: { $0 == at || $0 == slash }) else { return nil }
+        if bytes[first] == at {
+            var end = first
+            while let next = bytes[(end + 1)...].firstIndex(where: { $0 == at || $0 == slash || $0 == question }), bytes[next] == at { end = next }
+            return end
         }
-        return nil
+        // "/" first: a database name may hold an "@" ("/qa@team"), but not after "user:secret/".
+        guard let colon = bytes[start..<first].firstIndex(of: UInt8(ascii: ":")), !bytes[start..<colon].contains(UInt8(ascii: "[")),
+              !isPort(bytes[colon + 1..<first]) else { return nil }
+        let parameters = (first..<bytes.count).first { bytes[$0] == question && !isInPassword(bytes, after: $0) } ?? bytes.count
+        return bytes[first..<parameters].lastIndex(of: at)
+    }
+
+    /// Whether a "?" is followed by more of a password and its "@" rather than a `key=value`.
+    private static func isInPassword(_ bytes: [UInt8], after question: Int) -> Bool {
+        let parameter = bytes[(question + 1)...].prefix { $0 != UInt8(ascii: "&") }
+        guard let equals = parameter.firstIndex(of: UInt8(ascii: "=")) else { return parameter.contains(UInt8(ascii: "@")) }
+        return parameter[..<equals].contains(UInt8(ascii: "@"))
+    }
+
+    /// Digits and commas: a port, or several hosts' ports.
+    private static func isPort(_ text: ArraySlice<UInt8>) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0 >= 48 && $0 <= 57 || $0 == UInt8(ascii: ",") }
     }
 
     /// The value of every `password` in libpq's key=value form, which allows spaces around
@@ -126,14 +179,14 @@ extension ServerAddressText {
         return found
     }
 
-    /// The address's password when it holds "/", "?", "#" or "@" as it is: libpq reads such an
-    /// address otherwise than it was meant (part of the password as a host or a port) and
-    /// quotes pieces of it back, so it is refused before libpq reads it.
+    /// The character that makes libpq read the address's password otherwise than it was meant
+    /// ("/" or "@" typed as it is: part of the password read as a host or a port, and quoted
+    /// back in libpq's message), so it is refused before libpq reads it.
     package static func unencodedCharacter(inPasswordOf text: String) -> Character? {
         let bytes = Array(text.utf8)
         guard let start = authorityStart(in: bytes), let range = passwordOffsets(in: bytes).first, range.lowerBound > start,
               bytes[range.lowerBound - 1] == UInt8(ascii: ":") else { return nil }
-        return String(decoding: bytes[range], as: UTF8.self).first { "/?#@".contains($0) }
+        return String(decoding: bytes[range], as: UTF8.self).first { "/@".contains($0) }
     }
 
     /// Where the part after `scheme:` and its slashes begins, for any scheme (a mistyped one
