@@ -252,19 +252,23 @@ package final class ResultStore {
         let latest = database.engine == .sqlite
             ? "SELECT session_id, id, verdict, updated_at, max(attempt) FROM results WHERE verdict IS NOT NULL GROUP BY session_id, check_name"
             : "SELECT DISTINCT ON (session_id, check_name) session_id, id, verdict, updated_at FROM results WHERE verdict IS NOT NULL ORDER BY session_id, check_name, attempt DESC"
-        // A pass made only of outcomes answered not applicable, as `passedOnlyAsNotApplicable` says.
+        // A pass made only of outcomes answered not applicable, as `passedOnlyAsNotApplicable`
+        // says; a skip or block holding an outcome answered fail is counted failed, as reports
+        // count it (a count over its ceiling is the protocol's to judge, and the report's).
         let onlyNotApplicable = """
             EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict = 'na')
             AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict <> 'na')
             """
+        let setAsideFailure = "verdict IN ('skipped', 'blocked') AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict = 'fail')"
         let sql = """
             SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
                 v.done, v.passed, v.failed, v.blocked, v.skipped, v.last, v.not_applicable
             FROM sessions s LEFT JOIN (
                 SELECT session_id, count(*) AS done, count(CASE WHEN verdict = 'pass' AND NOT (\(onlyNotApplicable)) THEN 1 END) AS passed,
                     count(CASE WHEN verdict = 'pass' AND \(onlyNotApplicable) THEN 1 END) AS not_applicable,
-                    count(CASE WHEN verdict = 'fail' THEN 1 END) AS failed, count(CASE WHEN verdict = 'blocked' THEN 1 END) AS blocked,
-                    count(CASE WHEN verdict = 'skipped' THEN 1 END) AS skipped, max(updated_at) AS last
+                    count(CASE WHEN verdict = 'fail' OR \(setAsideFailure) THEN 1 END) AS failed,
+                    count(CASE WHEN verdict = 'blocked' AND NOT (\(setAsideFailure)) THEN 1 END) AS blocked,
+                    count(CASE WHEN verdict = 'skipped' AND NOT (\(setAsideFailure)) THEN 1 END) AS skipped, max(updated_at) AS last
                 FROM (\(latest)) AS latest
                 GROUP BY session_id
             ) v ON v.session_id = s.id

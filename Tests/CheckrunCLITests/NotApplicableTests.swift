@@ -108,9 +108,12 @@ import Testing
                                      "--device", "iPhone 15", "--expected", "1=na", "--expected", "2=na"], in: folder)
         #expect(recorded.stdout.contains("The verdict is pass, but every expected outcome answered was not applicable, so reports count it as not applicable."), "\(recorded.stdout)")
         try record("tiny-target/voice-control-show-numbers", ["--verdict", "skipped", "--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
-        let sessions = try checkrun(["sessions"], in: folder).stdout
+        let walked = try Checkrun.run(["run", "--release", "2.5", "--build", "1", "--device", "iPhone", "--check", "over-grouped-control/switch-control", "--protocols", protocols],
+                                      in: folder.path, input: "t 5\nn\nn\n\n")
+        #expect(walked.stdout.contains("complete: 1 check, 1 not applicable."), "\(walked.stdout)")
+        let sessions = try checkrun(["sessions", "--release", "2.4"], in: folder).stdout
         #expect(sessions.contains("(1 not applicable)") && !sessions.contains("passed"), "\(sessions)")
-        let sessionsJSON = try JSONParser.parse(try checkrun(["sessions", "--json"], in: folder).stdout)
+        let sessionsJSON = try JSONParser.parse(try checkrun(["sessions", "--json", "--release", "2.4"], in: folder).stdout)
         #expect(sessionsJSON.arrayValue?.first?["notApplicable"]?.intValue == 1 && sessionsJSON.arrayValue?.first?["passed"]?.intValue == 0)
         let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
         #expect(markdown.contains("- Verdict: pass; every expected outcome answered was not applicable, so it counts as not applicable"), "\(markdown)")

@@ -33,4 +33,18 @@ import Testing
         let criterion = try #require(openACR.stdout.components(separatedBy: "\"num\": \"1.1.1\"").dropFirst().first)
         #expect(criterion.contains("\"level\": \"partially-supports\""), "\(criterion.prefix(400))")
     }
+
+    /// A removed check answered not applicable throughout is skipped in JUnit, as a current one
+    /// is, not a green testcase: the report counts it as not applicable.
+    @Test func aRemovedCheckThatDidNotApplyIsSkippedInJUnit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
+        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=na", "--expected", "2=na"]).status == 0)
+        try folder.write("protocols/demo.json", Self.document(checks: ["b"]))
+        let junit = try run(["report", "--release", "1", "--format", "junit"]).stdout
+        let suite = try #require(junit.components(separatedBy: "<testsuite name=\"no longer in the protocols\"").dropFirst().first?.components(separatedBy: "</testsuite>").first)
+        #expect(suite.contains("skipped=\"1\"") && suite.contains("<skipped message=\"not applicable"), "\(suite)")
+    }
 }

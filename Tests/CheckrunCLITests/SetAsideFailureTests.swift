@@ -25,8 +25,19 @@ import Testing
         let walked = try checkrun(["run", "--release", "1", "--build", "1", "--device", "D", "--tester", "T", "--check", "demo/stops"], "t 10\np\n9\ns\ny\n")
         #expect(walked.stdout.contains("Something already failed, so the check still counts as failed once skipped"), "\(walked.stdout)")
         #expect(walked.stdout.contains("Result: skipped; it failed before it was set aside, so reports count it as failed"))
+        #expect(walked.stdout.contains("Session ") && walked.stdout.contains("complete: 1 check, 1 failed."), "the closing line counts as the report does")
         let report = try checkrun(["report", "--release", "1", "--fail-on-failure"], nil)
         #expect(report.status == 3 && report.stdout.contains("it failed before the check was set aside"), "\(report.stdout)")
+    }
+
+    /// `record` and `sessions` count a skip holding a failed outcome as the report does.
+    @Test func recordAndSessionsSayASkippedFailureCountsAsFailed() throws {
+        let (folder, checkrun) = try folder()
+        defer { folder.remove() }
+        let recorded = try checkrun(["record", "--release", "1", "--build", "1", "--check", "demo/plain", "--verdict", "skipped", "--expected", "1=fail", "--notes", "a broke"], nil)
+        #expect(recorded.stdout.contains("It holds a failure (1 of 2 expected outcomes failed), so reports count it as failed"), "\(recorded.stdout)")
+        let sessions = try checkrun(["sessions"], nil).stdout
+        #expect(sessions.contains("(1 failed)") && !sessions.contains("skipped"), "\(sessions)")
     }
 
     @Test func aPassThenASkipHoldingAFailureIsARegression() throws {

@@ -63,6 +63,13 @@ struct ServerSetupTests {
             "\($0)".contains("ana.sqlite: session \(session.shortID) holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep; nothing was merged")
         }
         #expect(try store.database.scalarInt("SELECT count(*) FROM sessions") == 0)
+        // A kept protocol text holding one is refused the same way, before anything is written.
+        try source.database.execute("DELETE FROM outcome_answers; DELETE FROM records; DELETE FROM results; DELETE FROM sessions")
+        let text = "{\"id\": \"x\u{0}\"}"
+        try source.database.run("INSERT INTO protocol_versions (hash, protocol_id, content) VALUES (?, 'x', ?)", [.text(SHA256.hex(text)), .text(text)])
+        #expect { try store.merge(from: try DatabaseSource(store: source, name: "ana.sqlite")) } throws: {
+            "\($0)".contains("the kept text of protocol x (version") && "\($0)".contains("holds a NUL character (a zero byte), which PostgreSQL cannot keep; nothing was merged")
+        }
         #expect(!ResultStore.escapesNUL(#"{"notes":"a\\u0000"}"#) && ResultStore.escapesNUL(#"{"notes":"a\\\u0000"}"#))
     }
 }

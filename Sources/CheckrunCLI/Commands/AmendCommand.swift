@@ -100,6 +100,9 @@ struct AmendCommand: CheckrunCommand {
             context.print("No expected outcome or count fails now; the verdict stays fail until it is given: --verdict pass.")
         }
         if result.passedOnlyAsNotApplicable { context.print("The verdict is pass, but \(CheckResult.nothingApplied), so reports count it as not applicable.") }
+        if result.countedAs(against: reference.check) == Verdict.fail.pastTense && result.verdict != .fail {
+            context.print("It holds a failure (\(result.failures(against: reference.check).joined(separator: "; "))), so reports count it as failed: setting a check aside does not fix it.")
+        }
     }
 
     /// How to correct an outcome to not applicable while a count still decides it: the count

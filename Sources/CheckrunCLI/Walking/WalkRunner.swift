@@ -167,10 +167,11 @@ struct WalkRunner {
             return 0
         case .finished:
             try store.finish(sessionID: walk.session.id, at: context.now())
-            let verdicts = walk.results.compactMap(\.verdict)
-            let counts = Verdict.allCases.map { verdict in (verdict, verdicts.filter { $0 == verdict }.count) }.filter { $0.1 > 0 }
+            // Counted as the report counts them: a skip holding a failure is a failure.
+            let counted = zip(walk.results, walk.plan).compactMap { $0.countedAs(against: $1.check) }
+            let counts = (Verdict.allCases.map(\.pastTense) + ["not applicable"]).map { word in (word, counted.filter { $0 == word }.count) }.filter { $0.1 > 0 }
             context.print()
-            context.print("Session \(walk.session.shortID) complete: \(walk.results.count) check\(walk.results.count == 1 ? "" : "s"), " + counts.map { "\($0.1) \($0.0.pastTense)" }.joined(separator: ", ") + ".")
+            context.print("Session \(walk.session.shortID) complete: \(walk.results.count) check\(walk.results.count == 1 ? "" : "s"), " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ") + ".")
             return 0
         case .quit:
             context.print("Saved, \(remaining) check\(remaining == 1 ? "" : "s") left. Resume with: \(resumeHint)")

@@ -38,6 +38,17 @@ extension CheckResult {
     /// check as not applicable would claim support the answers never showed.
     package static let nothingApplied = "every expected outcome answered was not applicable"
 
+    /// How reports count this result, in the words a summary uses: a failure the tester saw
+    /// before setting the check aside counts as failed, a pass made only of outcomes answered
+    /// not applicable as not applicable (nil while unfinished). The walk's closing line,
+    /// `record` and `sessions` say the same as the report.
+    package func countedAs(against check: Check) -> String? {
+        guard let verdict else { return nil }
+        if passedOnlyAsNotApplicable { return "not applicable" }
+        if verdict == .skipped || verdict == .blocked, !failures(against: check).isEmpty { return Verdict.fail.pastTense }
+        return verdict.pastTense
+    }
+
     /// Whether something failed that no note explains yet, which makes notes required.
     /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
     package func needsNotes(_ check: Check) -> Bool {

@@ -116,7 +116,7 @@ enum JUnitReport {
         guard !report.removed.isEmpty else { return [] }
         let verdicts = report.removed.map(\.standing)
         var out = ["  <testsuite name=\"no longer in the protocols\" tests=\"\(verdicts.count)\" failures=\"\(verdicts.filter { $0 == .fail }.count)\" "
-            + "errors=\"\(verdicts.filter { $0 == .blocked }.count)\" skipped=\"\(verdicts.filter { $0 == .skipped }.count)\" time=\"0\">"]
+            + "errors=\"\(verdicts.filter { $0 == .blocked }.count)\" skipped=\"\(verdicts.filter { $0 == .skipped }.count + report.removed.filter(isNotApplicable).count)\" time=\"0\">"]
         for reported in report.removed {
             let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
             out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(name.last ?? ""))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
@@ -126,6 +126,8 @@ enum JUnitReport {
             case .fail?: out.append("      <failure message=\"\(message)\" type=\"fail\">\(x(reported.failedEarlier.map { $0.notes ?? "" } ?? reported.result.notes ?? ""))</failure>")
             case .blocked?: out.append("      <error message=\"\(message)\" type=\"blocked\"/>")
             case .skipped?, nil: out.append("      <skipped message=\"\(message)\"/>")
+            case .pass? where isNotApplicable(reported):
+                out.append("      <skipped message=\"\(x("not applicable: every expected outcome answered was not applicable; the check is no longer in the protocols"))\"/>")
             case .pass?: break
             }
             out.append("      <system-out>\(x("build: \(reported.build)\ndevice: \(reported.device)\ntester: \(reported.tester)"))</system-out>")

@@ -69,6 +69,9 @@ extension ResultStore {
             for version in kept where SHA256.hex(version.content) != version.hash {
                 throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
             }
+            for version in kept where database.engine == .postgresql && (version.content.utf8.contains(0) || version.protocolID.utf8.contains(0)) {
+                throw MergeConflict(description: "\(source.name): the kept text of protocol \(DisplayText.preview(version.protocolID, limit: 60)) (version \(version.hash.prefix(12))) holds a NUL character (a zero byte), which PostgreSQL cannot keep; nothing was merged")
+            }
             versions.append((source.name, kept))
             try checkAttachments(of: source)
         }
