@@ -31,7 +31,11 @@ struct ServerSetupTests {
     /// objects are not an application's.
     @Test func anotherApplicationsObjectsOfAnyKindAreRefused() throws {
         for objects in ["CREATE VIEW app_view AS SELECT 1 AS x", "CREATE SEQUENCE app_seq", "CREATE TYPE results AS (x int)",
-                        "CREATE TYPE mood AS ENUM ('ok')", "CREATE FUNCTION app_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'"] {
+                        "CREATE TYPE mood AS ENUM ('ok')", "CREATE FUNCTION app_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+                        "CREATE TYPE app_shell", "CREATE OPERATOR === (LEFTARG = int4, RIGHTARG = int4, FUNCTION = int4eq)",
+                        "CREATE COLLATION app_collation FROM \"C\"", "CREATE TEXT SEARCH CONFIGURATION app_search (COPY = simple)",
+                        "CREATE SCHEMA app_schema", "SELECT lo_from_bytea(0, 'x')", "CREATE FOREIGN DATA WRAPPER app_wrapper; CREATE SERVER app_server FOREIGN DATA WRAPPER app_wrapper",
+                        "CREATE PUBLICATION app_publication"] {
             let database = try TestDatabase(.postgresql)
             defer { database.remove() }
             try PostgresConnection(uri: database.address).execute(objects)
@@ -40,6 +44,15 @@ struct ServerSetupTests {
             let checkruns = try PostgresConnection(uri: database.address).query("SELECT count(*) FROM pg_tables WHERE tablename = 'checkrun_schema'")
             #expect(checkruns.first?.first??.description == "0", "\(objects): nothing of checkrun's was created")
         }
+    }
+
+    /// A database holding only extensions the administrator installed is checkrun's to set up.
+    @Test func extensionsAloneAreNoOtherApplication() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        try PostgresConnection(uri: database.address).execute("CREATE EXTENSION pgcrypto; CREATE SCHEMA extensions; CREATE EXTENSION citext SCHEMA extensions")
+        let store = try ResultStore(path: database.address)
+        #expect(try store.database.scalarInt("SELECT version FROM checkrun_schema") == PostgresSchema.latestVersion)
     }
 
     /// A file holding a NUL in its text (the walk refuses one now; older files may hold one)

@@ -53,23 +53,37 @@ enum PostgresSetup {
         return row.1
     }
 
-    /// Another application's objects in any schema but the system's: tables, views,
-    /// sequences, types and functions. An extension's own (pgcrypto installed by the
-    /// administrator) are not an application's: a database with nothing else is checkrun's to
-    /// set up.
+    /// Another application's objects: anything in a schema but the system's (tables, views,
+    /// sequences, types, functions, operators, collations, text search configurations), a
+    /// schema of its own, large objects, foreign servers, publications. An extension's own
+    /// objects and the schema it was installed in (pgcrypto installed by the administrator)
+    /// are not an application's: a database with nothing else is checkrun's to set up.
     private static func foreignTables(_ connection: PostgresConnection) throws -> Int {
         try connection.scalarInt(foreignObjects) ?? 0
     }
 
     static let foreignObjects = """
         WITH own AS (SELECT oid FROM pg_namespace WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%'),
-        extension AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
-        SELECT (SELECT count(*) FROM pg_class c WHERE c.relnamespace IN (SELECT oid FROM own) AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f', 'c')
-                AND ('pg_class'::regclass, c.oid) NOT IN (SELECT classid, objid FROM extension))
-             + (SELECT count(*) FROM pg_type t WHERE t.typnamespace IN (SELECT oid FROM own) AND t.typtype IN ('d', 'e', 'r', 'm')
-                AND ('pg_type'::regclass, t.oid) NOT IN (SELECT classid, objid FROM extension))
+        member AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
+        SELECT (SELECT count(*) FROM pg_class c WHERE c.relnamespace IN (SELECT oid FROM own)
+                AND ('pg_class'::regclass, c.oid) NOT IN (SELECT classid, objid FROM member) AND c.relkind NOT IN ('i', 'I', 't'))
+             + (SELECT count(*) FROM pg_type t WHERE t.typnamespace IN (SELECT oid FROM own) AND t.typrelid = 0
+                AND NOT (t.typcategory = 'A' AND t.typelem <> 0) AND ('pg_type'::regclass, t.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_proc p WHERE p.pronamespace IN (SELECT oid FROM own)
-                AND ('pg_proc'::regclass, p.oid) NOT IN (SELECT classid, objid FROM extension))
+                AND ('pg_proc'::regclass, p.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_operator o WHERE o.oprnamespace IN (SELECT oid FROM own)
+                AND ('pg_operator'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_collation o WHERE o.collnamespace IN (SELECT oid FROM own)
+                AND ('pg_collation'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_ts_config o WHERE o.cfgnamespace IN (SELECT oid FROM own)
+                AND ('pg_ts_config'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_ts_dict o WHERE o.dictnamespace IN (SELECT oid FROM own)
+                AND ('pg_ts_dict'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_namespace n WHERE n.oid IN (SELECT oid FROM own) AND n.nspname <> 'public'
+                AND n.oid NOT IN (SELECT extnamespace FROM pg_extension) AND ('pg_namespace'::regclass, n.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_largeobject_metadata)
+             + (SELECT count(*) FROM pg_foreign_server o WHERE ('pg_foreign_server'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_publication)
         """
 
     private static func foreign(_ connection: PostgresConnection) -> StoreError {
