@@ -55,6 +55,17 @@ struct ServerSetupTests {
         #expect(try store.database.scalarInt("SELECT version FROM checkrun_schema") == PostgresSchema.latestVersion)
     }
 
+    /// An empty schema made for checkrun, first in the search path (only the database's owner
+    /// may create in `public` since PostgreSQL 15), is where the store is set up.
+    @Test func anEmptySchemaMadeForCheckrunIsUsed() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        let name = try #require(URLComponents(string: database.address)?.path.dropFirst())
+        try PostgresConnection(uri: database.address).execute("CREATE SCHEMA checkrun; ALTER DATABASE \"\(name)\" SET search_path = checkrun")
+        let store = try ResultStore(path: database.address)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = 'checkrun' AND tablename = 'checkrun_schema'") == 1)
+    }
+
     /// A file holding a NUL in its text (the walk refuses one now; older files may hold one)
     /// is refused before the merge writes anything, the session named, the store unchanged:
     /// not stopped half way with a promise that running it again completes it.

@@ -167,7 +167,8 @@ struct WalkRunner {
             return 0
         case .finished:
             try store.finish(sessionID: walk.session.id, at: context.now())
-            // Counted as the report counts them: a skip holding a failure is a failure.
+            // Each result counted as the report counts it on its own: a skip holding a failure is
+            // a failure (a failure in an earlier build behind a skip is the report's to find).
             let counted = zip(walk.results, walk.plan).compactMap { $0.countedAs(against: $1.check) }
             let counts = (Verdict.allCases.map(\.pastTense) + ["not applicable"]).map { word in (word, counted.filter { $0 == word }.count) }.filter { $0.1 > 0 }
             context.print()

@@ -41,7 +41,9 @@ extension CheckResult {
     /// How reports count this result, in the words a summary uses: a failure the tester saw
     /// before setting the check aside counts as failed, a pass made only of outcomes answered
     /// not applicable as not applicable (nil while unfinished). The walk's closing line,
-    /// `record` and `sessions` say the same as the report.
+    /// `record` and `amend` count each result so; `sessions` too, but it finds only a failed
+    /// outcome inside a skip (a ceiling is the protocol's, which it does not read), and a
+    /// failure in an earlier build behind a skip is the report's alone to find.
     package func countedAs(against check: Check) -> String? {
         guard let verdict else { return nil }
         if passedOnlyAsNotApplicable { return "not applicable" }

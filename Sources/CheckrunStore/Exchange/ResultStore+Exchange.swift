@@ -149,6 +149,13 @@ extension ResultStore {
         try merge(from: [source]).first ?? MergeSummary()
     }
 
+    /// Whether a session's labels or records hold a NUL, which PostgreSQL keeps in no text:
+    /// found before anything is written, rather than at the session's insert, where the merge
+    /// would stop half way and promise that running it again completes it.
+    static func holdsNUL(_ entry: SessionEntry) -> Bool {
+        escapesNUL(entry.session.canonicalText) || entry.records.contains { escapesNUL($0.payload) || $0.reason?.utf8.contains(0) == true }
+    }
+
     /// Whether a record's JSON text holds `\u0000`, a NUL escaped (not a backslash typed before
     /// "u0000", which is `\\u0000`: an odd run of backslashes begins an escape).
     static func escapesNUL(_ payload: String) -> Bool {
@@ -173,12 +180,7 @@ extension ResultStore {
             MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
         }
         if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
-        // PostgreSQL keeps no NUL in text: found here, before anything is written, rather than
-        // at the session's insert, where the merge would stop half way and promise a rerun.
-        if database.engine == .postgresql,
-           Self.escapesNUL(session.canonicalText) || entry.records.contains(where: { Self.escapesNUL($0.payload) || $0.reason?.utf8.contains(0) == true }) {
-            throw refuse("holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep")
-        }
+        if database.engine == .postgresql && Self.holdsNUL(entry) { throw refuse("holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep") }
         var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
         for record in entry.records {
             let result: CheckResult

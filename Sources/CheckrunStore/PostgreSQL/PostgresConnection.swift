@@ -17,9 +17,9 @@ package final class PostgresConnection {
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)
-        if let character = ServerAddressText.unencodedCharacter(inPasswordOf: uri) {
-            let encoded = ["/": "%2F", "?": "%3F", "#": "%23", "@": "%40"][character] ?? ""
-            throw StoreError("the password in \(name) holds \"\(character)\" as it is, which libpq reads as part of the address; percent-encode it (\(encoded)), or leave it out of the address and set PGPASSWORD")
+        if ServerAddressText.isMisread(uri) {
+            throw StoreError("\(name) holds an @, / or ? as it is in its password or database name, which libpq would read as part of the host or port; "
+                + "percent-encode it there (%40 for @, %2F for /, %3F for ?), or leave the password out of the address and set PGPASSWORD")
         }
         let connection = Self.connect(uri)
         guard let connection, PQstatus(connection) == CONNECTION_OK else {

@@ -55,7 +55,8 @@ enum PostgresSetup {
 
     /// Another application's objects: anything in a schema but the system's (tables, views,
     /// sequences, types, functions, operators, collations, text search configurations), a
-    /// schema of its own, large objects, foreign servers, publications. An extension's own
+    /// schema of its own (not `public`, nor the empty one made for checkrun and first in the
+    /// search path), large objects, foreign servers, publications. An extension's own
     /// objects and the schema it was installed in (pgcrypto installed by the administrator)
     /// are not an application's: a database with nothing else is checkrun's to set up.
     private static func foreignTables(_ connection: PostgresConnection) throws -> Int {
@@ -79,7 +80,7 @@ enum PostgresSetup {
                 AND ('pg_ts_config'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_ts_dict o WHERE o.dictnamespace IN (SELECT oid FROM own)
                 AND ('pg_ts_dict'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_namespace n WHERE n.oid IN (SELECT oid FROM own) AND n.nspname <> 'public'
+             + (SELECT count(*) FROM pg_namespace n WHERE n.oid IN (SELECT oid FROM own) AND n.nspname NOT IN ('public', coalesce(current_schema(), 'public'))
                 AND n.oid NOT IN (SELECT extnamespace FROM pg_extension) AND ('pg_namespace'::regclass, n.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_largeobject_metadata)
              + (SELECT count(*) FROM pg_foreign_server o WHERE ('pg_foreign_server'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))

@@ -16,19 +16,22 @@ package enum ServerAddressText {
         return text[..<colon].lowercased() + text[colon...]
     }
 
-    /// Whether `text` is written whole in libpq's key=value form ("host=db dbname=team
-    /// password='…'": libpq's own keys, in lower case as libpq wants them), which checkrun does
-    /// not take: without this it would be a file name, and a `record` would say "Recorded" into
-    /// a new SQLite file named after the password. A name with a word that is no such pair
-    /// ("results port=2.sqlite") is a file name.
+    /// Whether `text` is written in libpq's key=value form, which checkrun does not take:
+    /// without this it would be a file name, and a `record` would say "Recorded" into a new
+    /// SQLite file named after the password. It is when it holds a `password=` (however the
+    /// rest is spelled), or is made wholly of `key=value` pairs, one of them libpq's own
+    /// ("host=db dbname=team"). A name with a word that is no pair ("results port=2.sqlite")
+    /// is a file name.
     package static func isKeyValueConnectionString(_ text: String) -> Bool {
         guard !isServer(text) else { return false }
-        var rest = Substring(text), pairs = 0
+        if !keyValuePasswords(in: Array(text.utf8)).isEmpty { return true }
+        var rest = Substring(text), pairs = 0, known = false
         while true {
             rest = rest.drop { $0.isWhitespace }
-            if rest.isEmpty { return pairs > 0 }
+            if rest.isEmpty { return pairs > 0 && known }
             let key = rest.prefix { $0.isLetter || $0 == "_" }
-            guard libpqKeys.contains(String(key)) else { return false }
+            guard !key.isEmpty else { return false }
+            known = known || libpqKeys.contains(String(key))
             rest = rest.dropFirst(key.count).drop { $0.isWhitespace }
             guard rest.first == "=" else { return false }
             rest = rest.dropFirst().drop { $0.isWhitespace }
@@ -88,54 +91,75 @@ package enum ServerAddressText {
 
 extension ServerAddressText {
     /// Where the passwords are in `bytes` (an argument that holds a server address, perhaps
-    /// after `--db=`, even with a mistyped scheme): the user part's password after any
-    /// `scheme://`, and the value of every `password=` (a URI parameter or libpq's key=value
-    /// form), as byte offsets.
+    /// after `--db=`, even with a mistyped scheme), as byte offsets: the user part's password
+    /// as libpq reads it and as it may have been meant (the longer wins where they differ), and
+    /// the value of every `password=` after a "?" or "&" (a URI parameter, a "?" typed for an
+    /// "&", or libpq's key=value form). Masking too much is harmless; too little shows a password.
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
         guard let start = authorityStart(in: bytes) else { return keyValuePasswords(in: bytes) }
-        var found: [Range<Int>] = []
-        let userPart = userPartEnd(in: bytes, from: start)
-        let end = bytes[(userPart.map { $0 + 1 } ?? start)...].firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-        if let at = userPart {
-            if let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at { found.append(colon + 1..<at) }
-        } else if let slash = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? Optional(end),
-                  let colon = bytes[start..<slash].lastIndex(of: UInt8(ascii: ":")), colon + 1 < slash,
-                  !bytes[start..<colon].contains(UInt8(ascii: "[")), !isPort(bytes[colon + 1..<slash]) {
-            // No "@": libpq reads "user:secret" as a host and a port; a port that is not a
-            // number was meant as a password (an IPv6 host's colons are in brackets).
-            found.append(colon + 1..<slash)
+        var found = parameterPasswords(in: bytes, from: start)
+        for reading in [true, false] {
+            if let range = userPassword(in: bytes, from: start, asLibpqReadsIt: reading) { found.append(range) }
         }
-        // password=… as a URI parameter, its key perhaps percent-encoded (libpq decodes
-        // "pass%77ord"). libpq ends a parameter at "&" only: a "?" is part of its value.
-        var segment = end + 1
-        while segment < bytes.count {
-            let next = bytes[segment...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-            if let equals = bytes[segment..<next].firstIndex(of: UInt8(ascii: "=")), equals + 1 < next,
-               String(decoding: bytes[segment..<equals], as: UTF8.self).removingPercentEncoding?.lowercased() == "password" {
-                found.append(equals + 1..<next)
+        found.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for range in found {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
             }
-            segment = next + 1
         }
-        return found
+        return merged
     }
 
-    /// Where the user part ends: libpq ends it at the first "@" before any "/" (a "?" or ":"
-    /// in a password is its own). A host holds no "@", so another one before the host ends was
-    /// typed in the password; a "/" before the "@" too (with no port before it). libpq reads
-    /// those otherwise, and checkrun refuses them (`unencodedCharacter`), but masks them whole.
-    private static func userPartEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
-        guard let first = bytes[start...].firstIndex(where: { $0 == at || $0 == slash }) else { return nil }
-        if bytes[first] == at {
-            var end = first
-            while let next = bytes[(end + 1)...].firstIndex(where: { $0 == at || $0 == slash || $0 == question }), bytes[next] == at { end = next }
-            return end
+    /// Whether libpq would read the address's user part otherwise than it was meant: an "@",
+    /// "/" or "?" typed as it is in the password or the database name ("ana:p@ss@db", libpq's
+    /// password "p" and host "ss@db"). Refused before libpq reads it, which would quote part of
+    /// the password back as a host or port.
+    package static func isMisread(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let start = authorityStart(in: bytes) else { return false }
+        return userPassword(in: bytes, from: start, asLibpqReadsIt: true) != userPassword(in: bytes, from: start, asLibpqReadsIt: false)
+    }
+
+    /// The user part's password. libpq ends the user part at the first "@" before any "/" (a
+    /// "?" or ":" in a password is its own); as it may have been meant, it ends at the last "@"
+    /// before the parameters. Without an "@", libpq reads "user:secret" as a host and a port,
+    /// and a port that is not a number was meant as a password (an IPv6 host's colons are in
+    /// brackets).
+    static func userPassword(in bytes: [UInt8], from start: Int, asLibpqReadsIt: Bool) -> Range<Int>? {
+        let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":"), question = UInt8(ascii: "?")
+        let end: Int? = asLibpqReadsIt
+            ? bytes[start...].firstIndex { $0 == at || $0 == slash }.flatMap { bytes[$0] == at ? $0 : nil }
+            : bytes[start..<parametersStart(in: bytes, from: start)].lastIndex(of: at)
+        if let end {
+            guard let separator = bytes[start..<end].firstIndex(of: colon), separator + 1 < end else { return nil }
+            return separator + 1..<end
         }
-        // "/" first: a database name may hold an "@" ("/qa@team"), but not after "user:secret/".
-        guard let colon = bytes[start..<first].firstIndex(of: UInt8(ascii: ":")), !bytes[start..<colon].contains(UInt8(ascii: "[")),
-              !isPort(bytes[colon + 1..<first]) else { return nil }
-        let parameters = (first..<bytes.count).first { bytes[$0] == question && !isInPassword(bytes, after: $0) } ?? bytes.count
-        return bytes[first..<parameters].lastIndex(of: at)
+        let hostEnd = bytes[start...].firstIndex { $0 == slash || $0 == question } ?? bytes.count
+        guard let separator = bytes[start..<hostEnd].lastIndex(of: colon), separator + 1 < hostEnd,
+              !bytes[start..<separator].contains(UInt8(ascii: "[")), !isPort(bytes[separator + 1..<hostEnd]) else { return nil }
+        return separator + 1..<hostEnd
+    }
+
+    /// Where the parameters begin: the first "?" followed by a `key=value`, not by more of a
+    /// password and its "@".
+    private static func parametersStart(in bytes: [UInt8], from start: Int) -> Int {
+        (start..<bytes.count).first { bytes[$0] == UInt8(ascii: "?") && !isInPassword(bytes, after: $0) } ?? bytes.count
+    }
+
+    /// The value of every `password=` after a "?" or "&", its key perhaps percent-encoded
+    /// (libpq decodes "pass%77ord"); libpq ends a parameter at "&" only, so a "?" is part of it.
+    private static func parameterPasswords(in bytes: [UInt8], from start: Int) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        for index in start..<bytes.count where bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "&") {
+            let next = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+            guard let equals = bytes[(index + 1)..<next].firstIndex(of: UInt8(ascii: "=")), equals + 1 < next,
+                  String(decoding: bytes[(index + 1)..<equals], as: UTF8.self).removingPercentEncoding?.lowercased() == "password" else { continue }
+            found.append(equals + 1..<next)
+        }
+        return found
     }
 
     /// Whether a "?" is followed by more of a password and its "@" rather than a `key=value`.
@@ -177,16 +201,6 @@ extension ServerAddressText {
             index = valueEnd
         }
         return found
-    }
-
-    /// The character that makes libpq read the address's password otherwise than it was meant
-    /// ("/" or "@" typed as it is: part of the password read as a host or a port, and quoted
-    /// back in libpq's message), so it is refused before libpq reads it.
-    package static func unencodedCharacter(inPasswordOf text: String) -> Character? {
-        let bytes = Array(text.utf8)
-        guard let start = authorityStart(in: bytes), let range = passwordOffsets(in: bytes).first, range.lowerBound > start,
-              bytes[range.lowerBound - 1] == UInt8(ascii: ":") else { return nil }
-        return String(decoding: bytes[range], as: UTF8.self).first { "/@".contains($0) }
     }
 
     /// Where the part after `scheme:` and its slashes begins, for any scheme (a mistyped one
