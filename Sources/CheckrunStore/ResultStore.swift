@@ -203,15 +203,6 @@ package final class ResultStore {
         try database.query("SELECT \(field.rawValue) FROM sessions WHERE \(field.rawValue) <> '' ORDER BY started_at DESC LIMIT 1") { $0.string(0) }.first ?? nil
     }
 
-    /// The sessions of this release, build and device whose plan is not done yet, oldest first.
-    package func unfinishedSessions(release: String, build: String, device: String) throws -> [SessionSummary] {
-        var found: [SessionSummary] = []
-        try forEachSessionSummary(release: release) { summary in
-            if summary.session.build == build && summary.session.device == device && !summary.isComplete { found.append(summary) }
-        }
-        return found
-    }
-
     /// The newest session not marked finished. Only a walk that asked every check of the plan
     /// marks one (a resume that left checks out does not), so this is one indexed query, not a
     /// count of every session's answers (3 s instead of 0.1 s at a million results on a server).
@@ -219,67 +210,6 @@ package final class ResultStore {
         try database.query(
             "SELECT \(Self.sessionColumns) FROM sessions WHERE finished_at IS NULL ORDER BY started_at DESC LIMIT 1",
             [], Self.readSession).compactMap { $0 }.first
-    }
-
-    /// A session with how far it got, every verdict counted (of each check's latest attempt in
-    /// the session). Whether it is complete is derived from its results, which `verify`
-    /// compares with the records, not read from a column anyone could edit.
-    package struct SessionSummary: Sendable {
-        package var session: Session
-        package var completed: Int
-        package var passed = 0
-        /// Passed with every answered outcome not applicable: counted apart, as reports do.
-        package var notApplicable = 0
-        package var failed: Int
-        package var blocked = 0
-        package var skipped = 0
-        /// When the last result of a complete session was answered.
-        package var lastAnswer: Date?
-
-        package var isComplete: Bool { !session.plan.isEmpty && completed >= session.plan.count }
-    }
-
-    package func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
-        var summaries: [SessionSummary] = []
-        try forEachSessionSummary(release: release) { summaries.append($0) }
-        return summaries
-    }
-
-    /// Sessions with their progress, oldest first, one at a time: memory stays flat.
-    package func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
-        // Each check's latest attempt in a session: SQLite takes a row's other columns from the
-        // row holding max(); PostgreSQL picks that row with DISTINCT ON.
-        let latest = database.engine == .sqlite
-            ? "SELECT session_id, id, verdict, updated_at, max(attempt) FROM results WHERE verdict IS NOT NULL GROUP BY session_id, check_name"
-            : "SELECT DISTINCT ON (session_id, check_name) session_id, id, verdict, updated_at FROM results WHERE verdict IS NOT NULL ORDER BY session_id, check_name, attempt DESC"
-        // A pass made only of outcomes answered not applicable, as `passedOnlyAsNotApplicable`
-        // says; a skip or block holding an outcome answered fail is counted failed, as reports
-        // count it (a count over its ceiling is the protocol's to judge, and the report's).
-        let onlyNotApplicable = """
-            EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict = 'na')
-            AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict <> 'na')
-            """
-        let setAsideFailure = "verdict IN ('skipped', 'blocked') AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = latest.id AND o.verdict = 'fail')"
-        let sql = """
-            SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                v.done, v.passed, v.failed, v.blocked, v.skipped, v.last, v.not_applicable
-            FROM sessions s LEFT JOIN (
-                SELECT session_id, count(*) AS done, count(CASE WHEN verdict = 'pass' AND NOT (\(onlyNotApplicable)) THEN 1 END) AS passed,
-                    count(CASE WHEN verdict = 'pass' AND \(onlyNotApplicable) THEN 1 END) AS not_applicable,
-                    count(CASE WHEN verdict = 'fail' OR \(setAsideFailure) THEN 1 END) AS failed,
-                    count(CASE WHEN verdict = 'blocked' AND NOT (\(setAsideFailure)) THEN 1 END) AS blocked,
-                    count(CASE WHEN verdict = 'skipped' AND NOT (\(setAsideFailure)) THEN 1 END) AS skipped, max(updated_at) AS last
-                FROM (\(latest)) AS latest
-                GROUP BY session_id
-            ) v ON v.session_id = s.id
-            WHERE (?1 IS NULL OR s.release = ?1) ORDER BY s.started_at
-            """
-        try database.forEach(sql, [SQLValue(release)]) { row in
-            if let session = Self.readSession(row) {
-                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, passed: row.int(10) ?? 0, notApplicable: row.int(15) ?? 0,
-                                        failed: row.int(11) ?? 0, blocked: row.int(12) ?? 0, skipped: row.int(13) ?? 0, lastAnswer: row.date(14)))
-            }
-        }
     }
 
     private static func encodePlan(_ plan: [String]) -> String {

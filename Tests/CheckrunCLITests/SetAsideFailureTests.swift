@@ -38,6 +38,7 @@ import Testing
         #expect(recorded.stdout.contains("It holds a failure (1 of 2 expected outcomes failed), so reports count it as failed"), "\(recorded.stdout)")
         let sessions = try checkrun(["sessions"], nil).stdout
         #expect(sessions.contains("(1 failed)") && !sessions.contains("skipped"), "\(sessions)")
+        #expect(try checkrun(["sessions", "--release", "1"], nil).stdout.contains("(1 failed)"), "one release's sessions are counted alike")
     }
 
     @Test func aPassThenASkipHoldingAFailureIsARegression() throws {
