@@ -111,9 +111,9 @@ package enum CheckrunCLI {
         let arguments = placingGlobalOptionsAfterTheCommand(given)
         let stderr = FileHandle.standardError
         // An error may echo what was typed (a mistyped address as a path): never its password.
-        let addresses = given + [environment["CHECKRUN_DB"] ?? ""]
+        let hidden = ServerAddressText.hiding(given + [environment["CHECKRUN_DB"] ?? ""])
         func fail(_ message: String) {
-            stderr.write(Data((ServerAddressText.scrubbed(TerminalText(message).rendered, passwordsOf: addresses) + "\n").utf8))
+            stderr.write(Data((ServerAddressText.scrubbed(TerminalText(message).rendered, hiding: hidden) + "\n").utf8))
         }
 
         guard let first = arguments.first else {

@@ -16,7 +16,7 @@ package final class CommandContext {
     package let accessible: Bool
     /// The passwords of the addresses this command was given, found once: nothing it prints
     /// may repeat them.
-    private let passwords: [String]
+    private let passwords: [(String, String)]
     /// The stores this command opened, closed when it ends (`closeStores`).
     private var openedStores: [ResultStore] = []
     private let storesLock = NSLock()
@@ -26,8 +26,7 @@ package final class CommandContext {
         self.arguments = arguments
         // Only a command that declares --db may read it (the parser holds checkrun to that).
         let database = arguments.declared.contains(OptionName.db.rawValue) ? arguments.value(.db) : nil
-        passwords = ([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
-            .flatMap(ServerAddressText.passwords(in:))
+        passwords = ServerAddressText.hiding([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
         let accessible = arguments.flag(.accessible) || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
         self.accessible = accessible
         out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag(.noColor))

@@ -44,11 +44,17 @@ extension ResultStore {
     /// walked without an answer yet, the version kept when the walk began): the library a
     /// report or a resumed walk uses when there is no protocol folder.
     package func storedLibrary() throws -> ProtocolLibrary {
+        // Written for both engines: SQLite's bare column beside max() is refused by PostgreSQL
+        // ("must appear in the GROUP BY clause"). Versions answered at the same moment (none
+        // yet) are told apart by hash, so the choice is the same every time.
         let newest = try database.query(
             """
-            SELECT v.protocol_id, v.content, max(coalesce(r.updated_at, 0)) FROM protocol_versions v
-            LEFT JOIN results r ON r.protocol_hash = v.hash
-            GROUP BY v.protocol_id ORDER BY v.protocol_id
+            WITH answered AS (
+                SELECT v.hash, v.protocol_id, v.content, max(coalesce(r.updated_at, 0)) AS at FROM protocol_versions v
+                LEFT JOIN results r ON r.protocol_hash = v.hash GROUP BY v.hash, v.protocol_id, v.content)
+            SELECT n.protocol_id, n.content FROM answered n
+            WHERE NOT EXISTS (SELECT 1 FROM answered m WHERE m.protocol_id = n.protocol_id AND (m.at > n.at OR m.at = n.at AND m.hash > n.hash))
+            ORDER BY n.protocol_id
             """) { (id: $0.string(0) ?? "", content: $0.string(1) ?? "") }
         let linter = ProtocolLinter()
         var library = ProtocolLibrary(documents: [], problems: [], directory: "the database")

@@ -44,7 +44,10 @@ package final class ResultStore {
             (database, serverOpener) = try Self.openServer(path, access: access, upgrading: upgrading)
             return
         }
-        if ServerAddressText.isKeyValueConnectionString(path) && !FileManager.default.fileExists(atPath: path) { throw Self.keyValueRefusal }
+        if !FileManager.default.fileExists(atPath: path) {
+            if ServerAddressText.isKeyValueConnectionString(path) { throw Self.keyValueRefusal }
+            if ServerAddressText.isMistypedServer(path) { throw Self.mistypedServerRefusal }
+        }
         let file = try DatabaseFile.inspect(path)
         if !file.exists && !access.createsFile {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")

@@ -148,3 +148,50 @@ extension ServerAddressTests {
         #expect(try Checkrun.run(["sessions", "--db", "user=ana.sqlite"], in: folder.path).stdout.contains("release 1, build 1"))
     }
 }
+
+extension ServerAddressTests {
+    /// An "@" libpq would take as the user part's end inside a parameter, or a third slash, makes
+    /// libpq read the password as a user, host, port or database name: refused. Several hosts
+    /// keep their ports, and a client key's passphrase is masked too.
+    @Test func addressesLibpqWouldMisreadAreRefusedAndSecretsOfEveryKindMasked() {
+        func passwords(_ text: String) -> [String] {
+            let bytes = Array(text.utf8)
+            return ServerAddressText.passwordOffsets(in: bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+        for address in ["postgresql://db.example.com?password=p@ss:word", "postgresql://ana?password=Sup3rS3cret@/checkrun?host=/x",
+                        "postgresql:///bob:hunter22@/bobdb?host=/x", "postgresql://h?application_name=a@b&password=hunter:22x"] {
+            #expect(ServerAddressText.isMisread(address), "\(address)")
+        }
+        #expect(passwords("postgresql://127.0.0.1:5497,localhost/bobdb?user=bob") == [])
+        #expect(!ServerAddressText.isMisread("postgresql://127.0.0.1:5497,localhost/bobdb?user=bob"))
+        #expect(ServerAddressText.withoutPassword("postgresql://127.0.0.1:5497,localhost/bobdb?user=bob") == "postgresql://127.0.0.1:5497,localhost/bobdb?user=bob")
+        #expect(passwords("postgresql://h/db?sslpassword=s3cretkey") == ["s3cretkey"])
+        #expect(passwords("sslpassword=s3cret sslcert=x") == ["s3cret"])
+        #expect(passwords("postgresql:ana:hunter22@db.example.com") == ["hunter22"] && passwords(" postgresql://ana:hunter22@h/db") == ["hunter22"])
+        #expect(ServerAddressText.isMistypedServer("postgresql:ana:hunter22@db") && ServerAddressText.isMistypedServer("postgresql//ana:hunter22@h/db"))
+        #expect(ServerAddressText.isMistypedServer(" postgresql://ana:hunter22@h/db") && !ServerAddressText.isMistypedServer("postgresql://ana@h/db"))
+        #expect(!ServerAddressText.isMistypedServer("postgres.sqlite") && !ServerAddressText.isMistypedServer("postgresfile.sqlite"))
+    }
+
+    /// A mistyped scheme is refused, not made a file named after the password; and no echo of
+    /// what was typed shows a password, however short, or hidden behind a control character.
+    @Test func noEchoOfATypedAddressShowsItsPassword() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = ["--protocols", Repository.path("protocols")]
+        for address in ["postgresql:ana:hunter22@db.example.com", " postgresql://ana:hunter22@h/db", "postgres:/bob:hunter22@h"] {
+            let recorded = try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", address] + protocols,
+                                            in: folder.path)
+            #expect(recorded.status == 1 && recorded.stderr.contains("looks like a PostgreSQL address"), "\(address): \(recorded.stderr)")
+            let merged = try Checkrun.run(["merge", address, "--db", "x.sqlite"], in: folder.path)
+            #expect(merged.status == 1 && !(recorded.stdout + recorded.stderr + merged.stdout + merged.stderr).contains("hunter22"), "\(merged.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
+        for arguments in [["--db", "postgresql://ana:ab@h/db", "sessions"], ["sessions", "postgresql://ana:ab@h/db"], ["lint", "postgresql://ana:hunter\u{202E}22@h/db"],
+                          ["lint", "postgresql://ana:hunter\u{1B}22@h/db"]] {
+            let result = try Checkrun.run(arguments, in: folder.path)
+            #expect(result.status != 0)
+            #expect(!(result.stdout + result.stderr).contains(":ab@") && !(result.stdout + result.stderr).contains("hunter"), "\(arguments): \(result.stderr)")
+        }
+    }
+}

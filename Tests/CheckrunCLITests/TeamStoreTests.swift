@@ -94,6 +94,20 @@ struct TeamStoreTests {
         #expect(try place.shell("checkrun sessions --db mine.sqlite", input: nil).stdout.contains("release 2.4, build 311"), "the walk on the server came down")
     }
 
+    /// A lead with the team store and no protocol folder reports from the versions it keeps,
+    /// as from a file (the query that picks them was SQLite's alone).
+    @Test func aTeamStoreAloneReportsWithTheTextTheTestersSaw() throws {
+        let tester = try TemporaryFolder(), lead = try TemporaryFolder()
+        defer { tester.remove(); lead.remove() }
+        let team = try TestDatabase(.postgresql)
+        defer { team.remove() }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "310", "--check", "tiny-target/touch-one-hand", "--count", "hits=9",
+                              "--expected", "2=pass", "--notes", "n", "--db", team.address], in: tester).status == 0)
+        let report = try Checkrun.run(["report", "--release", "2.4", "--db", team.address], in: lead.path)
+        #expect(report.status == 0 && report.stderr.contains("using the 1 protocol version kept in"), "\(report.stderr)")
+        #expect(report.stdout.contains("#### tiny-target/touch-one-hand: failed"), "\(report.stdout)")
+    }
+
     @Test func aPasswordGivenInTheAddressIsNotLeftInTheProcessList() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

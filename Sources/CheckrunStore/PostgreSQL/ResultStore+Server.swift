@@ -36,6 +36,11 @@ extension ResultStore {
     package static let keyValueRefusal = StoreError(
         "the database is named in libpq's key=value form (host=… dbname=…), which checkrun does not take; name the server as a URI instead, e.g. postgresql://ana@db.example.com/checkrun, with the password in PGPASSWORD or ~/.pgpass (a new file of such a name: write it as ./NAME)")
 
+    /// Said, without the text, for a server address mistyped (no "//" after the scheme, or
+    /// spaces before it): taken for a file name, it would make a file named after the password.
+    package static let mistypedServerRefusal = StoreError(
+        "the database looks like a PostgreSQL address that is not written as one; write it as postgresql://user@host/dbname (two slashes, nothing before it), or name a new file of such a name as ./NAME")
+
     /// Creates an empty database on the server at `uri` (for tests and the benchmark, which
     /// need a database of their own on a throwaway server).
     package static func createServerDatabase(_ name: String, administering uri: String) throws {

@@ -16,47 +16,6 @@ package enum ServerAddressText {
         return text[..<colon].lowercased() + text[colon...]
     }
 
-    /// Whether `text` is written in libpq's key=value form, which checkrun does not take:
-    /// without this it would be a file name, and a `record` would say "Recorded" into a new
-    /// SQLite file named after the password. It is when it holds a `password=` (however the
-    /// rest is spelled), or is made wholly of `key=value` pairs, one of them libpq's own
-    /// ("host=db dbname=team"). A name with a word that is no pair ("results port=2.sqlite")
-    /// is a file name.
-    package static func isKeyValueConnectionString(_ text: String) -> Bool {
-        guard !isServer(text) else { return false }
-        if !keyValuePasswords(in: Array(text.utf8)).isEmpty { return true }
-        var rest = Substring(text), pairs = 0, known = false
-        while true {
-            rest = rest.drop { $0.isWhitespace }
-            if rest.isEmpty { return pairs > 0 && known }
-            let key = rest.prefix { $0.isLetter || $0 == "_" }
-            guard !key.isEmpty else { return false }
-            known = known || libpqKeys.contains(String(key))
-            rest = rest.dropFirst(key.count).drop { $0.isWhitespace }
-            guard rest.first == "=" else { return false }
-            rest = rest.dropFirst().drop { $0.isWhitespace }
-            if rest.first == "'" {
-                rest = rest.dropFirst()
-                while let character = rest.first, character != "'" { rest = rest.dropFirst(character == "\\" ? 2 : 1) }
-                guard rest.first == "'" else { return false }
-                rest = rest.dropFirst()
-            } else {
-                rest = rest.drop { !$0.isWhitespace }
-            }
-            pairs += 1
-        }
-    }
-
-    /// libpq's connection keys (PostgreSQL 17's), as `PQconndefaults` lists them.
-    static let libpqKeys: Set<String> = [
-        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth", "channel_binding", "connect_timeout",
-        "client_encoding", "options", "application_name", "fallback_application_name", "keepalives", "keepalives_idle",
-        "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode", "sslmode", "sslnegotiation",
-        "sslcompression", "sslcert", "sslkey", "sslpassword", "sslcertmode", "sslrootcert", "sslcrl", "sslcrldir", "sslsni",
-        "requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version", "krbsrvname", "gsslib", "gssdelegation", "service",
-        "target_session_attrs", "load_balance_hosts",
-    ]
-
     /// The address with any password left out (anything else is returned as it is), for a
     /// command checkrun suggests: libpq then reads the password from PGPASSWORD or ~/.pgpass.
     /// The passwords are those `passwordOffsets` finds, the one place that knows where they
@@ -116,30 +75,41 @@ extension ServerAddressText {
     /// Whether libpq would read the address's user part otherwise than it was meant: an "@",
     /// "/" or "?" typed as it is in the password or the database name ("ana:p@ss@db", libpq's
     /// password "p" and host "ss@db"). Refused before libpq reads it, which would quote part of
-    /// the password back as a host or port.
+    /// the password back as a host or port. An "@" libpq takes as the user part's end inside a parameter ("db?password=p@ss") is
+    /// misread too, as is a third slash after the scheme (libpq reads the rest as a database
+    /// name, password and all).
     package static func isMisread(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard let start = authorityStart(in: bytes) else { return false }
-        return userPassword(in: bytes, from: start, asLibpqReadsIt: true) != userPassword(in: bytes, from: start, asLibpqReadsIt: false)
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), start - colon - 1 != 2, bytes[start...].contains(UInt8(ascii: "@")) { return true }
+        return userPartEnd(in: bytes, from: start, asLibpqReadsIt: true) != userPartEnd(in: bytes, from: start, asLibpqReadsIt: false)
+            || userPassword(in: bytes, from: start, asLibpqReadsIt: true) != userPassword(in: bytes, from: start, asLibpqReadsIt: false)
+    }
+
+    /// Where the user part ends: libpq ends it at the first "@" before any "/"; as it may have
+    /// been meant, at the last "@" before the parameters.
+    static func userPartEnd(in bytes: [UInt8], from start: Int, asLibpqReadsIt: Bool) -> Int? {
+        let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/")
+        return asLibpqReadsIt
+            ? bytes[start...].firstIndex { $0 == at || $0 == slash }.flatMap { bytes[$0] == at ? $0 : nil }
+            : bytes[start..<parametersStart(in: bytes, from: start)].lastIndex(of: at)
     }
 
     /// The user part's password. libpq ends the user part at the first "@" before any "/" (a
     /// "?" or ":" in a password is its own); as it may have been meant, it ends at the last "@"
     /// before the parameters. Without an "@", libpq reads "user:secret" as a host and a port,
     /// and a port that is not a number was meant as a password (an IPv6 host's colons are in
-    /// brackets).
+    /// brackets; several hosts, "h1:5432,h2", have ports of their own).
     static func userPassword(in bytes: [UInt8], from start: Int, asLibpqReadsIt: Bool) -> Range<Int>? {
-        let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":"), question = UInt8(ascii: "?")
-        let end: Int? = asLibpqReadsIt
-            ? bytes[start...].firstIndex { $0 == at || $0 == slash }.flatMap { bytes[$0] == at ? $0 : nil }
-            : bytes[start..<parametersStart(in: bytes, from: start)].lastIndex(of: at)
-        if let end {
+        let slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":"), question = UInt8(ascii: "?")
+        if let end = userPartEnd(in: bytes, from: start, asLibpqReadsIt: asLibpqReadsIt) {
             guard let separator = bytes[start..<end].firstIndex(of: colon), separator + 1 < end else { return nil }
             return separator + 1..<end
         }
         let hostEnd = bytes[start...].firstIndex { $0 == slash || $0 == question } ?? bytes.count
         guard let separator = bytes[start..<hostEnd].lastIndex(of: colon), separator + 1 < hostEnd,
-              !bytes[start..<separator].contains(UInt8(ascii: "[")), !isPort(bytes[separator + 1..<hostEnd]) else { return nil }
+              !bytes[start..<hostEnd].contains(UInt8(ascii: ",")), !bytes[start..<separator].contains(UInt8(ascii: "[")),
+              !isPort(bytes[separator + 1..<hostEnd]) else { return nil }
         return separator + 1..<hostEnd
     }
 
@@ -149,6 +119,9 @@ extension ServerAddressText {
         (start..<bytes.count).first { bytes[$0] == UInt8(ascii: "?") && !isInPassword(bytes, after: $0) } ?? bytes.count
     }
 
+    /// The keys whose values are secrets: a server password, and a client key's passphrase.
+    static let secretKeys: Set<String> = ["password", "sslpassword"]
+
     /// The value of every `password=` after a "?" or "&", its key perhaps percent-encoded
     /// (libpq decodes "pass%77ord"); libpq ends a parameter at "&" only, so a "?" is part of it.
     private static func parameterPasswords(in bytes: [UInt8], from start: Int) -> [Range<Int>] {
@@ -156,7 +129,7 @@ extension ServerAddressText {
         for index in start..<bytes.count where bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "&") {
             let next = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
             guard let equals = bytes[(index + 1)..<next].firstIndex(of: UInt8(ascii: "=")), equals + 1 < next,
-                  String(decoding: bytes[(index + 1)..<equals], as: UTF8.self).removingPercentEncoding?.lowercased() == "password" else { continue }
+                  secretKeys.contains(String(decoding: bytes[(index + 1)..<equals], as: UTF8.self).removingPercentEncoding?.lowercased() ?? "") else { continue }
             found.append(equals + 1..<next)
         }
         return found
@@ -174,38 +147,10 @@ extension ServerAddressText {
         !text.isEmpty && text.allSatisfy { $0 >= 48 && $0 <= 57 || $0 == UInt8(ascii: ",") }
     }
 
-    /// The value of every `password` in libpq's key=value form, which allows spaces around
-    /// "=" and a value in single quotes (with \' and \\ inside).
-    private static func keyValuePasswords(in bytes: [UInt8]) -> [Range<Int>] {
-        let key = Array("password".utf8), space: (UInt8) -> Bool = { $0 == 32 || ($0 >= 9 && $0 <= 13) }
-        var found: [Range<Int>] = [], index = 0
-        while index + key.count <= bytes.count {
-            defer { index += 1 }
-            guard index == 0 || space(bytes[index - 1]) || bytes[index - 1] == UInt8(ascii: "="),
-                  zip(bytes[index..<index + key.count], key).allSatisfy({ $0 | 0x20 == $1 }) else { continue }
-            var cursor = index + key.count
-            while cursor < bytes.count, space(bytes[cursor]) { cursor += 1 }
-            guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") else { continue }
-            cursor += 1
-            while cursor < bytes.count, space(bytes[cursor]) { cursor += 1 }
-            guard cursor < bytes.count else { continue }
-            var valueEnd = cursor
-            if bytes[cursor] == UInt8(ascii: "'") {
-                valueEnd += 1
-                while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "'") { valueEnd += bytes[valueEnd] == UInt8(ascii: "\\") ? 2 : 1 }
-                valueEnd = min(valueEnd + 1, bytes.count)
-            } else {
-                while valueEnd < bytes.count, !space(bytes[valueEnd]) { valueEnd += 1 }
-            }
-            found.append(cursor..<valueEnd)
-            index = valueEnd
-        }
-        return found
-    }
-
     /// Where the part after `scheme:` and its slashes begins, for any scheme (a mistyped one
     /// too, and one slash as well as two); nil when the text names no scheme.
-    private static func authorityStart(in bytes: [UInt8]) -> Int? {
+    static func authorityStart(in bytes: [UInt8]) -> Int? {
+        if let start = mistypedSchemeEnd(in: bytes) { return start }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/") else { return nil }
         let scheme = bytes[..<colon].split(separator: UInt8(ascii: "=")).last ?? []
         guard !scheme.isEmpty, scheme.allSatisfy({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else {
@@ -216,28 +161,25 @@ extension ServerAddressText {
         return start
     }
 
-    /// Every password `text` holds, as typed and percent-decoded, longest first; those of fewer
-    /// than four characters are left out (replacing every "ab" in a message would garble it;
-    /// addresses are masked whole anyway).
-    package static func passwords(in text: String) -> [String] {
-        let bytes = Array(text.utf8)
-        var found: [String] = []
-        for range in passwordOffsets(in: bytes) {
-            let raw = String(decoding: bytes[range], as: UTF8.self)
-            found.append(raw)
-            if let decoded = raw.removingPercentEncoding, decoded != raw { found.append(decoded) }
-        }
-        return Set(found.filter { $0.count >= 4 }).sorted { $0.count > $1.count }
+    /// After a PostgreSQL scheme typed without its "//" or with spaces before it
+    /// ("postgresql:ana:secret@db", " postgres://…"): where the rest begins, so its password is
+    /// masked all the same; nil for anything else.
+    static func mistypedSchemeEnd(in bytes: [UInt8]) -> Int? {
+        var index = bytes.firstIndex { $0 != 32 && $0 != 9 } ?? bytes.count
+        let lowered = bytes[index...].prefix(10).map { $0 | 0x20 }
+        guard lowered.starts(with: Array("postgres".utf8)) else { return nil }
+        index += lowered.starts(with: Array("postgresql".utf8)) ? 10 : 8
+        let schemeEnd = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") { index += 1 }
+        while index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
+        let exact = bytes[schemeEnd...].starts(with: Array("://".utf8)) && bytes[..<schemeEnd].first != 32 && bytes[..<schemeEnd].first != 9
+        return index > schemeEnd && !exact ? index : nil
     }
 
-    /// `message` with every password of `addresses` shown as "…": for text that came from
-    /// elsewhere (libpq's messages, a path echoed back) and might repeat one.
-    package static func scrubbed(_ message: String, passwordsOf addresses: [String]) -> String {
-        scrubbed(message, hiding: addresses.flatMap(passwords(in:)))
-    }
-
-    /// `message` with each of `passwords` (found once with `passwords(in:)`) shown as "…".
-    package static func scrubbed(_ message: String, hiding passwords: [String]) -> String {
-        passwords.reduce(message) { $0.replacingOccurrences(of: $1, with: "…") }
+    /// Whether `text` looks like a server address that is not one libpq reads: a PostgreSQL
+    /// scheme without its "//", or with spaces before it. Refused rather than taken for a file
+    /// name (one that is there is a file).
+    package static func isMistypedServer(_ text: String) -> Bool {
+        mistypedSchemeEnd(in: Array(text.utf8)) != nil && !isServer(text)
     }
 }
