@@ -75,9 +75,9 @@ extension ServerAddressText {
     /// Whether libpq would read the address's user part otherwise than it was meant: an "@",
     /// "/" or "?" typed as it is in the password or the database name ("ana:p@ss@db", libpq's
     /// password "p" and host "ss@db"). Refused before libpq reads it, which would quote part of
-    /// the password back as a host or port. An "@" libpq takes as the user part's end inside a parameter ("db?password=p@ss") is
-    /// misread too, as is a third slash after the scheme (libpq reads the rest as a database
-    /// name, password and all).
+    /// the password back as a host or port. An "@" that libpq takes as the user part's end
+    /// inside a parameter ("db?password=p@ss") is misread too, as is a third slash after the
+    /// scheme (libpq reads the rest as a database name, password and all).
     package static func isMisread(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard let start = authorityStart(in: bytes) else { return false }
