@@ -44,10 +44,7 @@ package final class ResultStore {
             (database, serverOpener) = try Self.openServer(path, access: access, upgrading: upgrading)
             return
         }
-        if !FileManager.default.fileExists(atPath: path) {
-            if ServerAddressText.isKeyValueConnectionString(path) { throw Self.keyValueRefusal }
-            if ServerAddressText.isMistypedServer(path) { throw Self.mistypedServerRefusal }
-        }
+        try Self.refuseMisnamedServer(path)
         let file = try DatabaseFile.inspect(path)
         if !file.exists && !access.createsFile {
             throw StoreError("no checkrun database at \(path); check the path, or name one with --db PATH")

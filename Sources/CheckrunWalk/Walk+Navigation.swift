@@ -158,14 +158,10 @@ extension Walk {
             savedSinceReopening.remove(index)
         }
         results[index].verdict = derived
-        if reopened[index] != nil {
-            savedSinceReopening.insert(index)
-        } else {
-            results[index].updatedAt = date
-        }
+        stamp(index, date)
         let result = results[index]
         var said = "Result: \(result.summary(against: check))"
-        if settingAside, !result.failures(against: check).isEmpty { said += "; it failed before it was set aside, so reports count it as failed" }
+        if result.failedBeforeSetAside(check) { said += "; it failed before it was set aside, so reports count it as failed" }
         var events: [WalkEvent] = [.save(result), .say(said)]
         if isFinished { events.append(.finished) }
         return events
@@ -198,11 +194,13 @@ extension Walk {
     /// verdict, and `conclude` decides whether one is given.
     mutating func touch(_ index: Int, _ date: Date) -> CheckResult {
         let decided = results[index].verdict == .pass || results[index].verdict == .fail
-        if reopened[index] != nil {
-            savedSinceReopening.insert(index)
-        } else if !decided {
-            results[index].updatedAt = date
-        }
+        if reopened[index] != nil || !decided { stamp(index, date) }
         return results[index]
+    }
+
+    /// Marks a save: in a check gone back into, that it was saved meanwhile (`conclude` then
+    /// tells the time it was answered from what it held before); elsewhere, answered now.
+    private mutating func stamp(_ index: Int, _ date: Date) {
+        if reopened[index] != nil { savedSinceReopening.insert(index) } else { results[index].updatedAt = date }
     }
 }

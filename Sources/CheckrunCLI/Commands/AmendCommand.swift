@@ -99,10 +99,7 @@ struct AmendCommand: CheckrunCommand {
         if result.verdict == .fail && result.derivedVerdict(against: reference.check) == .pass {
             context.print("No expected outcome or count fails now; the verdict stays fail until it is given: --verdict pass.")
         }
-        if result.passedOnlyAsNotApplicable { context.print("The verdict is pass, but \(CheckResult.nothingApplied), so reports count it as not applicable.") }
-        if result.countedAs(against: reference.check) == Verdict.fail.pastTense && result.verdict != .fail {
-            context.print("It holds a failure (\(result.failures(against: reference.check).joined(separator: "; "))), so reports count it as failed: setting a check aside does not fix it.")
-        }
+        for sentence in result.countingSentences(against: reference.check) { context.print(sentence) }
     }
 
     /// How to correct an outcome to not applicable while a count still decides it: the count

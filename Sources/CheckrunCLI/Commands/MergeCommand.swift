@@ -125,10 +125,7 @@ struct MergeCommand: CheckrunCommand {
 
         static func of(_ path: String) throws -> SourceKind {
             if ServerAddress.isServer(path) { return .server }
-            if !FileManager.default.fileExists(atPath: path) {
-                if ServerAddressText.isKeyValueConnectionString(path) { throw ResultStore.keyValueRefusal }
-                if ServerAddressText.isMistypedServer(path) { throw ResultStore.mistypedServerRefusal }
-            }
+            try ResultStore.refuseMisnamedServer(path)
             var info = stat()
             guard stat(path, &info) == 0 else { throw CommandFailure("\(path): no such file; check the path") }
             switch info.st_mode & S_IFMT {

@@ -87,10 +87,7 @@ struct RecordCommand: CheckrunCommand {
         }
         let evidence = result.attachments.isEmpty ? "" : ", with \(result.attachments.count) attachment\(result.attachments.count == 1 ? "" : "s")"
         context.print("Recorded \(reference.name): \(result.verdict?.rawValue ?? "in progress"), attempt \(result.attempt), in session \(session.shortID)\(evidence).")
-        if result.passedOnlyAsNotApplicable { context.print("The verdict is pass, but \(CheckResult.nothingApplied), so reports count it as not applicable.") }
-        if result.countedAs(against: reference.check) == Verdict.fail.pastTense && result.verdict != .fail {
-            context.print("It holds a failure (\(result.failures(against: reference.check).joined(separator: "; "))), so reports count it as failed: setting a check aside does not fix it.")
-        }
+        for sentence in result.countingSentences(against: reference.check) { context.print(sentence) }
         return 0
     }
 

@@ -38,6 +38,22 @@ extension CheckResult {
     /// check as not applicable would claim support the answers never showed.
     package static let nothingApplied = "every expected outcome answered was not applicable"
 
+    /// Whether a skipped or blocked result holds a failure (an outcome answered fail, a count
+    /// over its ceiling) the tester saw before setting the check aside: it counts as failed.
+    package func failedBeforeSetAside(_ check: Check) -> Bool {
+        (verdict == .skipped || verdict == .blocked) && !failures(against: check).isEmpty
+    }
+
+    /// What `record` and `amend` say after the verdict they saved, where reports count the
+    /// result otherwise than the verdict reads; nothing where they count it as it reads.
+    package func countingSentences(against check: Check) -> [String] {
+        if passedOnlyAsNotApplicable { return ["The verdict is pass, but \(Self.nothingApplied), so reports count it as not applicable."] }
+        if failedBeforeSetAside(check) {
+            return ["It holds a failure (\(failures(against: check).joined(separator: "; "))), so reports count it as failed: setting a check aside does not fix it."]
+        }
+        return []
+    }
+
     /// How reports count this result, in the words a summary uses: a failure the tester saw
     /// before setting the check aside counts as failed, a pass made only of outcomes answered
     /// not applicable as not applicable (nil while unfinished). The walk's closing line,
@@ -47,7 +63,7 @@ extension CheckResult {
     package func countedAs(against check: Check) -> String? {
         guard let verdict else { return nil }
         if passedOnlyAsNotApplicable { return "not applicable" }
-        if verdict == .skipped || verdict == .blocked, !failures(against: check).isEmpty { return Verdict.fail.pastTense }
+        if failedBeforeSetAside(check) { return Verdict.fail.pastTense }
         return verdict.pastTense
     }
 

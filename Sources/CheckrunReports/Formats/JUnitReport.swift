@@ -98,7 +98,7 @@ enum JUnitReport {
             out.append("      <skipped message=\"not run in this release\"/>")
         case .pass?:
             if let reported, isNotApplicable(reported) {
-                out.append("      <skipped message=\"not applicable: every expected outcome answered was not applicable\"/>")
+                out.append("      <skipped message=\"\(x("not applicable: " + CheckResult.nothingApplied))\"/>")
             }
         }
         return out
@@ -127,7 +127,7 @@ enum JUnitReport {
             case .blocked?: out.append("      <error message=\"\(message)\" type=\"blocked\"/>")
             case .skipped?, nil: out.append("      <skipped message=\"\(message)\"/>")
             case .pass? where isNotApplicable(reported):
-                out.append("      <skipped message=\"\(x("not applicable: every expected outcome answered was not applicable; the check is no longer in the protocols"))\"/>")
+                out.append("      <skipped message=\"\(x("not applicable: " + CheckResult.nothingApplied + "; the check is no longer in the protocols"))\"/>")
             case .pass?: break
             }
             out.append("      <system-out>\(x("build: \(reported.build)\ndevice: \(reported.device)\ntester: \(reported.tester)"))</system-out>")

@@ -91,7 +91,7 @@ enum ReportPhrases {
     static func verdict(_ reported: ReportedResult) -> String {
         var base = verdict(reported.result)
         if let earlier = reported.failedEarlier { base += "; " + failedEarlier(earlier) + ", so it counts as failed" }
-        if reported.standing == .pass && reported.result.passedOnlyAsNotApplicable { base += "; " + CheckResult.nothingApplied + ", so it counts as not applicable" }
+        if reported.result.passedOnlyAsNotApplicable { base += "; " + CheckResult.nothingApplied + ", so it counts as not applicable" }
         guard reported.amendments > 0 else { return base }
         let times = reported.amendments == 1 ? "once" : "\(reported.amendments) times"
         return "\(base) (amended \(times)\(reported.amendReason.map { ": \($0)" } ?? ""))"

@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-#endif
 
 extension ResultStore {
     /// Whether this checkrun was built with the PostgreSQL team store (`--traits PostgreSQL`).
@@ -40,6 +38,15 @@ extension ResultStore {
     /// spaces before it): taken for a file name, it would make a file named after the password.
     package static let mistypedServerRefusal = StoreError(
         "the database looks like a PostgreSQL address that is not written as one; write it as postgresql://user@host/dbname (two slashes, nothing before it), or name a new file of such a name as ./NAME")
+
+    /// Refuses a database name that is neither a server address nor a file that is there, but
+    /// would be read as a new file named after a password: libpq's key=value form, a mistyped
+    /// scheme. The refusal does not repeat the name.
+    package static func refuseMisnamedServer(_ path: String) throws(StoreError) {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        if ServerAddressText.isKeyValueConnectionString(path) { throw keyValueRefusal }
+        if ServerAddressText.isMistypedServer(path) { throw mistypedServerRefusal }
+    }
 
     /// Creates an empty database on the server at `uri` (for tests and the benchmark, which
     /// need a database of their own on a throwaway server).
