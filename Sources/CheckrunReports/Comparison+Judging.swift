@@ -12,17 +12,12 @@ extension Comparison {
         let directions = Self.directions(library)
         for index in checks.indices {
             if let check = library.check(named: checks[index].check)?.check {
-                for build in checks[index].builds.indices where Self.overCeiling(checks[index].builds[build]?.setAsideCounts ?? [:], check) {
+                for build in checks[index].builds.indices where check.hasCountOverCeiling(checks[index].builds[build]?.setAsideCounts ?? [:]) {
                     checks[index].builds[build]?.verdict = .fail
                 }
             }
             checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])
         }
-    }
-
-    /// Whether any of the counts is over its counter's ceiling in `check`.
-    static func overCeiling(_ counts: [String: Int], _ check: Check) -> Bool {
-        check.counters.contains { counter in counter.ceiling.map { (counts[counter.id] ?? 0) > $0 } ?? false }
     }
 
     /// Which way a counter should move, from its check: more is better for an outcome that

@@ -149,7 +149,7 @@ extension Comparison {
                     // A count set aside is judged by the version it was answered against, as the
                     // report judges it; with that version not kept, by the current one (`judge`).
                     if !setAside.isEmpty, let kept = try store.keptCheck(named: name, version: newest.hash) {
-                        if Self.overCeiling(setAside, kept.check) { verdict = .fail }
+                        if kept.check.hasCountOverCeiling(setAside) { verdict = .fail }
                         setAside = [:]
                     }
                     return BuildFigures(

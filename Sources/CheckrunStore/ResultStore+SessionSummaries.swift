@@ -28,6 +28,18 @@ extension ResultStore {
         package var lastAnswer: Date?
 
         package var isComplete: Bool { !session.plan.isEmpty && completed >= session.plan.count }
+
+        /// Counts a result skipped or blocked as failed: it holds a count over its ceiling,
+        /// which the protocol judges (see `setAsideCounts`).
+        mutating func countAsFailed(_ verdict: Verdict) {
+            if verdict == .skipped && skipped > 0 {
+                skipped -= 1
+                failed += 1
+            } else if verdict == .blocked && blocked > 0 {
+                blocked -= 1
+                failed += 1
+            }
+        }
     }
 
     package func sessionSummaries(release: String? = nil) throws -> [SessionSummary] {
@@ -37,7 +49,10 @@ extension ResultStore {
     }
 
     /// Sessions with their progress, oldest first, one at a time: memory stays flat.
-    package func forEachSessionSummary(release: String? = nil, _ body: (SessionSummary) throws -> Void) throws {
+    /// `failedSetAside` names, by session, the verdicts of skipped or blocked results the
+    /// caller judged failed by their protocols (a count over its ceiling): they count as failed.
+    package func forEachSessionSummary(release: String? = nil, failedSetAside: [UUID: [Verdict]] = [:],
+                                       _ body: (SessionSummary) throws -> Void) throws {
         // Each check's latest attempt in a session: SQLite takes a row's other columns from the
         // row holding max(); PostgreSQL picks that row with DISTINCT ON. Only the release's.
         let scope = "verdict IS NOT NULL AND (?1 IS NULL OR session_id IN (SELECT id FROM sessions WHERE release = ?1))"
@@ -46,7 +61,7 @@ extension ResultStore {
             : "SELECT DISTINCT ON (session_id, check_name) session_id, id, verdict, updated_at FROM results WHERE \(scope) ORDER BY session_id, check_name, attempt DESC"
         // Each counted once, as reports count it: a pass made only of outcomes answered not
         // applicable (`passedOnlyAsNotApplicable`), a skip or block holding an outcome answered
-        // fail as failed (a count over its ceiling is the protocol's to judge, and the report's).
+        // fail as failed (a count over its ceiling is the protocol's to judge: `failedSetAside`).
         // One release's results are probed one by one (MATERIALIZED, or the probes ran once per
         // count); for every release the outcomes are read once, grouped: probes took `sessions`
         // at a million results on a server from 2 s to 6.5, grouping to 4.
@@ -83,8 +98,10 @@ extension ResultStore {
             """
         try database.forEach(sql, [SQLValue(release)]) { row in
             if let session = Self.readSession(row) {
-                try body(SessionSummary(session: session, completed: row.int(9) ?? 0, passed: row.int(10) ?? 0, notApplicable: row.int(15) ?? 0,
-                                        failed: row.int(11) ?? 0, blocked: row.int(12) ?? 0, skipped: row.int(13) ?? 0, lastAnswer: row.date(14)))
+                var summary = SessionSummary(session: session, completed: row.int(9) ?? 0, passed: row.int(10) ?? 0, notApplicable: row.int(15) ?? 0,
+                                             failed: row.int(11) ?? 0, blocked: row.int(12) ?? 0, skipped: row.int(13) ?? 0, lastAnswer: row.date(14))
+                for verdict in failedSetAside[session.id] ?? [] { summary.countAsFailed(verdict) }
+                try body(summary)
             }
         }
     }

@@ -70,6 +70,27 @@ import Testing
         #expect(report.status == 0, "\(report.stdout)")
     }
 
+    /// `sessions` judges a count inside a skip by its ceiling, in the version answered, as the
+    /// report does: over it, the session counts a failure; under it, a skip.
+    @Test func sessionsJudgeASetAsideCountByItsCeiling() throws {
+        let (folder, checkrun) = try folder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "1", "--build", "1", "--device", "D", "--check", "demo/stops", "--verdict", "skipped",
+                              "--count", "stops=7", "--notes", "seven stops"], nil).status == 0)
+        #expect(try checkrun(["record", "--release", "1", "--build", "2", "--device", "D", "--check", "demo/stops", "--verdict", "blocked",
+                              "--count", "stops=3", "--notes", "the app crashed"], nil).status == 0)
+        // A ceiling raised since does not excuse the count answered against the old one.
+        try folder.write("protocols/demo.json", Self.document.replacingOccurrences(of: #""ceiling": 5"#, with: #""ceiling": 10"#))
+        for release in [[], ["--release", "1"]] {
+            let lines = try checkrun(["sessions"] + release, nil).stdout.split(separator: "\n")
+            #expect(lines.count == 2 && lines[0].contains("build 1") && lines[0].hasSuffix("1 of 1 checks done (1 failed), complete"), "\(lines)")
+            #expect(lines.count == 2 && lines[1].contains("build 2") && lines[1].hasSuffix("(1 blocked), complete"), "\(lines)")
+        }
+        let json = try checkrun(["sessions", "--json"], nil).stdout
+        #expect(json.contains("\"failed\": 1,\n    \"blocked\": 0,\n    \"skipped\": 0"), "\(json)")
+        #expect(try checkrun(["report", "--release", "1", "--build", "1", "--fail-on-failure"], nil).status == 3, "the report counts it alike")
+    }
+
     /// The ceiling a set-aside count is judged by is that of the version it was answered
     /// against, in `compare` as in the report, even once the check is gone from the protocols.
     @Test func compareJudgesASetAsideCountByTheVersionAnswered() throws {

@@ -41,14 +41,32 @@ struct SessionsCommand: CheckrunCommand {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
     }
 
+    /// By session, the skipped or blocked results holding a count over its ceiling: each is
+    /// judged by the protocol version it was answered against, kept in the database, or by the
+    /// protocol folder's where that version is not kept, as reports judge it.
+    static func failedSetAside(release: String?, in store: ResultStore, _ context: CommandContext) throws -> [UUID: [Verdict]] {
+        var failed: [UUID: [Verdict]] = [:]
+        var current: ProtocolLibrary??
+        for held in try store.setAsideCounts(release: release) {
+            var check = try store.keptCheck(named: held.check, version: held.protocolHash)?.check
+            if check == nil {
+                if current == nil { current = .some(try? ProtocolLibrary.load(directory: context.protocolsDirectory)) }
+                check = current??.check(named: held.check)?.check
+            }
+            if check?.hasCountOverCeiling(held.counts) == true { failed[held.session, default: []].append(held.verdict) }
+        }
+        return failed
+    }
+
     static func run(_ context: CommandContext) throws -> Int32 {
         let store = try context.openStore(.readOnly)
         let release = context.arguments.value(.release)
+        let failed = try failedSetAside(release: release, in: store, context)
         if context.arguments.flag(.json) {
             // Streamed as a JSON array, one session per element, so memory stays flat.
             context.printData("[")
             var first = true
-            try store.forEachSessionSummary(release: release) { summary in
+            try store.forEachSessionSummary(release: release, failedSetAside: failed) { summary in
                 context.printData((first ? "\n" : ",\n") + indented(String(JSONWriter.write(json(summary)).dropLast())))
                 first = false
             }
@@ -56,7 +74,7 @@ struct SessionsCommand: CheckrunCommand {
             return 0
         }
         var count = 0
-        try store.forEachSessionSummary(release: release) { summary in
+        try store.forEachSessionSummary(release: release, failedSetAside: failed) { summary in
             count += 1
             let session = summary.session
             let state = summary.isComplete ? "complete" : "unfinished"

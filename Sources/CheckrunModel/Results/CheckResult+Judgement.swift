@@ -57,9 +57,9 @@ extension CheckResult {
     /// How reports count this result, in the words a summary uses: a failure the tester saw
     /// before setting the check aside counts as failed, a pass made only of outcomes answered
     /// not applicable as not applicable (nil while unfinished). The walk's closing line,
-    /// `record` and `amend` count each result so; `sessions` too, but it finds only a failed
-    /// outcome inside a skip (a ceiling is the protocol's, which it does not read), and a
-    /// failure in an earlier build behind a skip is the report's alone to find.
+    /// `record`, `amend` and `sessions` count each result so (`sessions` judges a count inside a
+    /// skip with `Check.hasCountOverCeiling`); a failure in an earlier build behind a skip is
+    /// the report's alone to find.
     package func countedAs(against check: Check) -> String? {
         guard let verdict else { return nil }
         if passedOnlyAsNotApplicable { return "not applicable" }
@@ -134,5 +134,13 @@ extension CheckResult {
             let said = ([verdict.rawValue] + parts).joined(separator: ", ")
             return passedOnlyAsNotApplicable ? "\(said); \(Self.nothingApplied), so reports count it as not applicable" : said
         }
+    }
+}
+
+extension Check {
+    /// Whether any of these counts (by counter id) is over its counter's ceiling: such a count
+    /// fails the check, in a skipped or blocked result too.
+    package func hasCountOverCeiling(_ counts: [String: Int]) -> Bool {
+        counters.contains { counter in counter.ceiling.map { (counts[counter.id] ?? 0) > $0 } ?? false }
     }
 }
