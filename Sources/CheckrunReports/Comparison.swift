@@ -13,6 +13,8 @@ package struct Comparison: Sendable {
     package var checks: [CheckComparison]
     /// Problems `verify` found in the sessions compared, when written anyway (`--unverified`).
     package var unverifiedProblems: [String]?
+    /// What differs between the few results whose outcomes it read and their records.
+    package var shownResultProblems: [VerificationProblem] = []
 
     /// The line every format puts at its top when the comparison was written despite problems.
     package var unverifiedBanner: String? {
@@ -171,24 +173,27 @@ extension Comparison {
             devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
-        try markNotApplicable(&checks, store, threshold)
-        return Comparison(scopes: scopes, threshold: threshold, checks: checks)
+        let problems = try markNotApplicable(&checks, store, threshold)
+        var comparison = Comparison(scopes: scopes, threshold: threshold, checks: checks)
+        comparison.shownResultProblems = problems
+        return comparison
     }
 
     /// The builds that would read "fixed" whose latest result passed only as not applicable:
     /// marked, and their changes judged again. One query for the few such results.
-    private static func markNotApplicable(_ checks: inout [CheckComparison], _ store: ResultStore, _ threshold: Double) throws {
+    private static func markNotApplicable(_ checks: inout [CheckComparison], _ store: ResultStore, _ threshold: Double) throws -> [VerificationProblem] {
         var candidates: [(check: Int, build: Int)] = []
         for (index, check) in checks.enumerated() {
             candidates += check.changes.filter { $0.verdictChange == .fixed }.map { (index, $0.to) }
         }
         let rows = candidates.compactMap { checks[$0.check].builds[$0.build]?.resultRow }
-        let notApplicable = try store.passedOnlyAsNotApplicable(rows: rows)
-        guard !notApplicable.isEmpty else { return }
+        let (notApplicable, problems) = try store.passedOnlyAsNotApplicable(rows: rows)
+        guard !notApplicable.isEmpty else { return problems }
         for (check, build) in candidates where notApplicable.contains(checks[check].builds[build]?.resultRow ?? -1) {
             checks[check].builds[build]?.notApplicable = true
             checks[check].changes = changes(checks[check].builds, threshold)
         }
+        return problems
     }
 
     /// One check's results on one device, gathered build by build.

@@ -219,7 +219,7 @@ extension ReleaseReport {
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
             criteria: criteria(checks + removedEntries, library), profiles: profiles(checks),
-            chains: chains, shownResultProblems: shownResultProblems, history: history)
+            chains: chains, shownResultProblems: shownResultProblems + history.shownResultProblems.filter { !shownResultProblems.contains($0) }, history: history)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
         return report
     }

@@ -34,6 +34,19 @@ extension ResultStore {
         try loadAttachments(of: &results, ids: ids)
     }
 
+    /// The outcomes of the skipped and blocked results among these, by place: they decide
+    /// whether a failure stands behind the skip (reports, comparisons, `sessions`), so the
+    /// cited verification reads and compares them (see `VerificationDepth.cited`). The places
+    /// whose outcomes were read are returned.
+    func loadOutcomesOfSetAside(_ results: inout [CheckResult]) throws -> Set<Int> {
+        let places = results.indices.filter { results[$0].verdict == .skipped || results[$0].verdict == .blocked }
+        guard !places.isEmpty else { return [] }
+        var setAside = places.map { results[$0] }
+        try loadOutcomes(of: &setAside, ids: [.text("[" + setAside.map { "\"\($0.id.storageText)\"" }.joined(separator: ",") + "]")])
+        for (place, result) in zip(places, setAside) { results[place] = result }
+        return Set(places)
+    }
+
     private func loadOutcomes(of results: inout [CheckResult], ids: [SQLValue]) throws {
         let count = results.count
         try database.forEach(

@@ -5,20 +5,32 @@ import Foundation
 extension ResultStore {
     /// Of the given result rows, those passed with every answered outcome not applicable: no
     /// evidence of a fix, so a comparison does not call a failure before them fixed. Asked only
-    /// of the few results that would otherwise be called so.
-    package func passedOnlyAsNotApplicable(rows: [Int64]) throws -> Set<Int64> {
-        guard !rows.isEmpty else { return [] }
-        var found = Set<Int64>()
+    /// of the few results that would otherwise be called so. Their outcomes are read here and
+    /// nowhere else in a comparison, which the verification beside it does not compare: so the
+    /// results are read whole and compared with their latest records, in one snapshot, and
+    /// what differs is returned with them for the comparison to state.
+    package func passedOnlyAsNotApplicable(rows: [Int64]) throws -> (rows: Set<Int64>, problems: [VerificationProblem]) {
+        guard !rows.isEmpty else { return ([], []) }
         let list = "[" + rows.map(String.init).joined(separator: ",") + "]"
-        try database.forEach(
-            """
-            SELECT r.rowid FROM results r WHERE r.rowid IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND r.verdict = 'pass'
-            AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'na')
-            AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict <> 'na')
-            """, [.text(list)]) { row in
-            if let value = row.int(0) { found.insert(Int64(value)) }
+        try database.beginSnapshot()
+        do {
+            var results: [CheckResult] = []
+            var rowOf: [UUID: Int64] = [:]
+            try database.forEach(
+                "SELECT \(Self.resultColumns), r.rowid FROM results r WHERE r.rowid IN (SELECT CAST(value AS BIGINT) FROM json_each(?))",
+                [.text(list)]) { row in
+                guard let result = Self.readResult(row), let rowid = row.int(12) else { return }
+                results.append(result)
+                rowOf[result.id] = Int64(rowid)
+            }
+            try loadParts(of: &results)
+            let problems = try shownResultProblems(results)
+            try database.execute("COMMIT")
+            return (Set(results.filter(\.passedOnlyAsNotApplicable).compactMap { rowOf[$0.id] }), problems)
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
         }
-        return found
     }
 
     /// A result's verdict as a comparison reads it: a skip or block holding an outcome answered

@@ -84,6 +84,61 @@ import Testing
         #expect(try store.verifier().verify(sessions: twice, release: "2.4", depth: .cited).problems.isEmpty)
     }
 
+    /// A skipped or blocked result's outcomes say whether a failure stands behind it (in the
+    /// report, its build history and a comparison), whichever attempt it is: they are
+    /// compared with its record, an earlier attempt's too.
+    @Test(arguments: TestEngine.available, [
+        "UPDATE outcome_answers SET verdict = 'na' WHERE verdict = 'fail' AND result_id IN (SELECT id FROM results WHERE attempt = 1)",
+        "DELETE FROM outcome_answers WHERE verdict = 'fail' AND result_id IN (SELECT id FROM results WHERE attempt = 1)",
+        "UPDATE outcome_answers SET verdict = 'fail' WHERE result_id IN (SELECT id FROM results WHERE attempt = 2)",
+    ])
+    func aReportComparesTheOutcomesOfEverySetAsideResult(engine: TestEngine, sql: String) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.twoAttempts(at: database.address, verdict: .skipped)
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        #expect(try Self.reportProblems(store).isEmpty, "honest skips are not edits")
+        try database.tamper(sql)
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
+        #expect(cited.problems.contains { $0.message.contains("an expected outcome differs") }, "\(sql): \(cited.problems)")
+    }
+
+    /// A session moved out of the release, or deleted from under its results, would take its
+    /// failure out of the report while every chain the report cites stays whole: the report
+    /// compares every other session with the hash its first record was chained to, and looks
+    /// for records left without a session (a server's foreign keys refuse those). Sessions of
+    /// other releases, and a walk not answered yet, are not taken for edits.
+    @Test(arguments: TestEngine.available, [
+        "UPDATE sessions SET release = '2.3' WHERE build = '312'",
+        "UPDATE sessions SET device = 'iPad', build = '1' WHERE build = '312'",
+        "DELETE FROM sessions WHERE build = '312'",
+        "UPDATE sessions SET release = '2.3' WHERE build = '312'; DELETE FROM records WHERE sequence = 1 AND session_id IN (SELECT id FROM sessions WHERE build = '312')",
+        "DELETE FROM records WHERE session_id IN (SELECT id FROM sessions WHERE build = '312'); UPDATE sessions SET release = '2.3' WHERE build = '312'",
+    ])
+    func aReportNamesASessionMovedOutOfItsScope(engine: TestEngine, sql: String) throws {
+        if engine != .sqlite && sql.hasPrefix("DELETE FROM sessions") { return }
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.twoAttempts(at: database.address)
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        let moved = Session(release: "2.4", build: "312", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_001_000))
+        try store.insert(moved)
+        for attempt in 1...2 {
+            var result = CheckResult(sessionID: moved.id, check: "p/c", protocolHash: "h", attempt: attempt, outcomeCount: 2,
+                                     startedAt: Date(timeIntervalSince1970: 1_800_001_000 + Double(attempt)))
+            result.outcomes = [OutcomeAnswer(.fail, note: "missed", answeredAt: Date(timeIntervalSince1970: 1_800_001_010))]
+            result.verdict = .fail
+            try store.save(result)
+        }
+        try store.insert(Session(release: "2.3", build: "1", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_002_000)))
+        #expect(try Self.reportProblems(store).isEmpty, "another release's session, and a walk not answered yet, are not edits")
+        try database.tamper(sql)
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: "311"), release: "2.4", depth: .cited)
+        #expect(cited.problems.contains { $0.session == moved.id }, "\(sql): \(cited.problems)")
+    }
+
     /// The problems a report of release 2.4 would state.
     static func reportProblems(_ store: ResultStore) throws -> [VerificationProblem] {
         let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
@@ -92,7 +147,7 @@ import Testing
     }
 
     /// Two attempts at one check in one build, each with every part; the second is the latest.
-    static func twoAttempts(at path: String) throws {
+    static func twoAttempts(at path: String, verdict: Verdict = .fail) throws {
         let store = try ResultStore(path: path)
         defer { store.close() }
         let session = Session(release: "2.4", build: "311", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_000_000))
@@ -106,7 +161,7 @@ import Testing
             result.outcomes = [OutcomeAnswer(.pass, value: 10, answeredAt: Date(timeIntervalSince1970: start + 42)),
                                OutcomeAnswer(.fail, note: "Delete fired", answeredAt: Date(timeIntervalSince1970: start + 43))]
             result.counters = ["hits": CounterValue(10, answeredAt: Date(timeIntervalSince1970: start + 44))]
-            result.verdict = .fail
+            result.verdict = verdict
             result.updatedAt = Date(timeIntervalSince1970: start + 45)
             try store.save(result)
         }

@@ -53,7 +53,7 @@ struct CompareCommand: CheckrunCommand {
         let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
         comparison.judge(by: library)
-        comparison.unverifiedProblems = try CitedEvidence.check(verification, context)
+        comparison.unverifiedProblems = try CitedEvidence.check(verification, context, shown: comparison.shownResultProblems)
         let rendered = format.render(comparison)
         // In accessible mode the text format says "310 to 311", not an arrow speech reads as "right arrow".
         try OutputFile.write(context.accessible && format == .text ? SpokenWords.replacingSymbols(rendered) : rendered, to: arguments.value(.out), context)

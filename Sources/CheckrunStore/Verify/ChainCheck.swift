@@ -50,7 +50,7 @@ struct ChainCheck {
             problem(nil, "\(missing) deleted")
         } else if !expectedHash.withUnsafeBytes({ $0.hasSameBytes(as: record.previousHash) }) {
             problem(record.sequence, expectedSequence == 0
-                ? "the session's details (release, build, device, tester or plan) were changed after recording"
+                ? ResultStore.sessionDetailsChanged
                 : "record \(expectedSequence) was changed or replaced after this one was chained to it")
         }
         expectedSequence = record.sequence

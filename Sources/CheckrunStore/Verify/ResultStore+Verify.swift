@@ -129,16 +129,22 @@ package struct SessionVerifier: Sendable {
         // twice in a row, its chain would seem to start again.
         var seen = Set<UUID>()
         let ids = ids.filter { seen.insert($0).inserted }
-        let idForms = WorkBeside(opener: opener) { try $0.idFormProblems(release: release) }
+        // Beside the chains: the ids of the release, and the sessions not cited (none moved
+        // out of the scope or deleted from under its results).
+        let cited = Set(ids)
+        let beside = WorkBeside(opener: opener) { store in
+            (forms: try store.idFormProblems(release: release), outside: try store.outsideSessionProblems(cited: cited))
+        }
         let verified = Result {
             try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
                 try store.verifyGroup(group, depth: depth, into: &report)
             }
         }
         // Waited for whatever the chains gave: no thread is left talking to a server.
-        let forms = Result { try idForms.value() }
+        let found = Result { try beside.value() }
         var report = try verified.get()
-        report.fileProblems += try forms.get()
+        report.fileProblems += try found.get().forms
+        report.problems += try found.get().outside
         if !report.namedAttachments.isEmpty {
             let store = try opener.open()
             defer { store.database.finish() }
@@ -172,7 +178,8 @@ extension ResultStore {
             if let payload = latest.differing {
                 let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID)
                 recordedActiveSeconds = recorded?.activeSeconds
-                if let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID, depth: tables.depth) {
+                if let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID, depth: tables.depth,
+                                                    outcomesRead: columns.outcomesRead) {
                     add(latest.sequence, VerificationProblem.tableDiffers(result.check, difference))
                 }
             }
@@ -205,6 +212,9 @@ extension ResultStore {
         var activeSeconds: Double?
         var amendments: Int
         var amendReason: String?
+        /// At `.cited` depth, whether the result's outcomes were read (a skip or block's), and
+        /// so are compared with its record.
+        var outcomesRead = false
     }
 
     /// What differs between the table's result and a record whose payload is not, byte for
@@ -213,7 +223,7 @@ extension ResultStore {
     /// the two hold the same fields all the same (a shorter list of outcomes in the tables, or
     /// another version of the writer).
     static func difference(between shown: CheckResult, andRecorded payload: String, sessionID: UUID,
-                           depth: VerificationDepth = .everything) -> String? {
+                           depth: VerificationDepth = .everything, outcomesRead: Bool = false) -> String? {
         let recorded: CheckResult
         do { recorded = try CheckResult.decode(payload: payload, sessionID: sessionID) } catch { return "the record cannot be read: \(error)" }
         var padded = shown
@@ -221,7 +231,7 @@ extension ResultStore {
         while padded.outcomes.count < recorded.outcomes.count { padded.outcomes.append(nil) }
         if depth == .cited {
             // The parts not read at this depth are taken as the record has them.
-            padded.outcomes = recorded.outcomes
+            if !outcomesRead { padded.outcomes = recorded.outcomes }
             padded.stopwatch = recorded.stopwatch
             padded.attachments = recorded.attachments
         }

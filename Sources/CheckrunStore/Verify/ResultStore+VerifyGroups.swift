@@ -50,6 +50,9 @@ extension ResultStore {
             stored.append(StoredColumns(activeSeconds: row.double(12), amendments: row.int(13) ?? 0, amendReason: row.string(14)))
         }
         try loadParts(of: &results, countersOnly: depth == .cited)
+        if depth == .cited {
+            for place in try loadOutcomesOfSetAside(&results) { stored[place].outcomesRead = true }
+        }
         var tables: [UUID: SessionTables] = [:]
         var start = 0
         while start < results.count {

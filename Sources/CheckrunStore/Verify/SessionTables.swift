@@ -28,7 +28,8 @@ struct SessionTables {
 
     struct Latest {
         var sequence: Int
-        /// The record's payload when it differs from the tables'; nil when it is the same.
+        /// The record's payload when it differs from the tables', or is to be parsed whole to
+        /// be compared with them; nil when it is the same.
         var differing: String?
         /// At `.cited` depth, while the record does not differ: the active time its stopwatch gives.
         var recordedActiveSeconds: Double? = nil
@@ -67,6 +68,10 @@ struct SessionTables {
         case .everything:
             let matches = rebuilt.withUnsafeBytes { $0.hasSameBytes(as: payload) }
             latest[place] = Latest(sequence: sequence, differing: matches ? nil : String(decoding: payload, as: UTF8.self))
+        case .cited where stored[stored.startIndex + place].outcomesRead:
+            // A skip or block's outcomes were read too: its record is parsed whole and compared
+            // (`ResultStore.difference`); such results are few.
+            latest[place] = Latest(sequence: sequence, differing: String(decoding: payload, as: UTF8.self))
         case .cited:
             // A record not in the canonical layout, or whose stopwatch cannot be read, is kept
             // as differing: its fields are then compared after parsing it whole.

@@ -5,10 +5,12 @@ package enum VerificationDepth: Sendable {
     case everything
     /// What a report or comparison reads of every result it rests on: the result's own fields
     /// (verdict, attempt, times, which decide the latest attempt and the counts), its counters,
-    /// its active time and its amendments. The outcomes, stopwatch events and attachments,
-    /// which a report shows of the latest results alone, are not read here: the report compares
-    /// those results whole with their records, in the snapshot it reads them from
-    /// (`ResultStore.latestResults`). Reading every result's parts was one index probe per
-    /// result per table, most of a large report's time on a server.
+    /// its active time and its amendments; and the outcomes of skipped and blocked results,
+    /// which say whether a failure stands behind the skip. The other outcomes, stopwatch events
+    /// and attachments, which a report shows of the latest results alone, are not read here:
+    /// the report compares those results whole with their records, in the snapshot it reads
+    /// them from (`ResultStore.latestResults`), and a comparison the few passes it asks about.
+    /// Reading every result's parts was one index probe per result per table, most of a large
+    /// report's time on a server.
     case cited
 }
