@@ -52,13 +52,14 @@ extension ResultStore {
             WITH answered AS (
                 SELECT v.hash, v.protocol_id, v.content, max(coalesce(r.updated_at, 0)) AS at FROM protocol_versions v
                 LEFT JOIN results r ON r.protocol_hash = v.hash GROUP BY v.hash, v.protocol_id, v.content)
-            SELECT n.protocol_id, n.content FROM answered n
+            SELECT n.protocol_id, n.content, n.hash FROM answered n
             WHERE NOT EXISTS (SELECT 1 FROM answered m WHERE m.protocol_id = n.protocol_id AND (m.at > n.at OR m.at = n.at AND m.hash > n.hash))
             ORDER BY n.protocol_id
-            """) { (id: $0.string(0) ?? "", content: $0.string(1) ?? "") }
+            """) { (id: $0.string(0) ?? "", content: $0.string(1) ?? "", hash: $0.string(2) ?? "") }
         let linter = ProtocolLinter()
         var library = ProtocolLibrary(documents: [], problems: [], directory: "the database")
         for version in newest {
+            try Self.requireUnchanged(version.content, hash: version.hash, protocolID: version.id)
             let linted = linter.lint(bytes: Array(version.content.utf8), fileName: "\(version.id).json")
             library.problems += linted.problems
             if let document = linted.document { library.documents.append(document) }
@@ -72,7 +73,20 @@ extension ResultStore {
             (content: $0.string(0), id: $0.string(1) ?? "protocol")
         }
         guard let version = stored.first, let content = version.content else { return nil }
+        try Self.requireUnchanged(content, hash: hash, protocolID: version.id)
         return ProtocolLinter().lint(bytes: Array(content.utf8), fileName: "\(version.id).json").document
+    }
+
+    /// Refuses a kept protocol text that is not the text its hash names: edited, it could map a
+    /// failed check to other criteria, or none, in a report made from the database alone.
+    static func requireUnchanged(_ content: String, hash: String, protocolID: String) throws(StoreError) {
+        guard SHA256.hex(content) != hash else { return }
+        throw StoreError(keptTextChanged(protocolID: protocolID, hash: hash) + "; nothing was written. Run `checkrun verify` for the whole database")
+    }
+
+    /// Said of a kept protocol text whose hash no longer matches it, by `verify` too.
+    static func keptTextChanged(protocolID: String, hash: String) -> String {
+        "the kept text of protocol \(DisplayText.preview(protocolID, limit: 40)) (version \(hash.prefix(12))) was changed behind checkrun's back"
     }
 
     /// The stored version with this hash as a library of its one protocol, read once per store;

@@ -72,7 +72,7 @@ extension ResultStore {
         report.problems += Self.missingAttachments(verified.namedAttachments, stored: whole)
         try forEachProtocolVersion { version in
             if SHA256.hex(version.content) != version.hash {
-                report.fileProblems.append("the kept text of protocol \(version.protocolID) (version \(version.hash.prefix(12))) was changed behind checkrun's back")
+                report.fileProblems.append(Self.keptTextChanged(protocolID: version.protocolID, hash: version.hash))
             }
         }
         report.problems += files.deletedSessions
