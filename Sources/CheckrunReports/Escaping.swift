@@ -73,11 +73,16 @@ enum Escaping {
     }
 
     /// One RFC 4180 field. A text cell that a spreadsheet would run as a formula (starting with
-    /// = + - @, tab or CR) is prefixed with an apostrophe. Read by Unicode scalars, not
+    /// = + - @, tab or CR) is prefixed with an apostrophe; line breaks (CR, LF) and tabs are kept, and
+    /// every other control character is shown as a `\u{…}` mark. Read by Unicode scalars, not
     /// characters: "\r\n", or a comma followed by a combining accent, is one Swift character,
     /// equal to none of the separators, yet a CSV reader splits on its first scalar.
     static func csv(_ text: String, isNumber: Bool = false) -> String {
-        var value = text
+        // Control characters and escape sequences become visible marks, as in every other
+        // format: a file shown with `cat`, or a spreadsheet cell, is no place for them.
+        // CR is kept with LF and tab: a note's CRLF is a line break a spreadsheet reads.
+        var value = text.unicodeScalars.split(separator: "\r", omittingEmptySubsequences: false)
+            .map { DisplayText.terminalSafe(String(String.UnicodeScalarView($0))) }.joined(separator: "\r")
         if !isNumber, let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             value = "'" + value
         }

@@ -152,17 +152,19 @@ import FoundationXML
         // scalars a CSV reader splits on.
         try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPhone,\u{301} mini", verdict: .fail,
                         notes: "Delete fired\r\n=1+2\r\n@SUM(1+9)")
+        try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPad mini", verdict: .fail, notes: "beep\u{7}\u{1B}]52;c;eA==\u{7} \u{9B}2J")
         let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
         let rows = CSV.parse(ReportFormat.csv.render(report))
         #expect(rows.first?.count == 26)
         #expect(rows.first?.suffix(5) == ["product", "criteria", "attachments", "failed_earlier", "counted_as"])
         #expect(rows.dropFirst().allSatisfy { $0.count == 26 })
-        #expect(rows.count == 1 + 11, "one row per latest result, the removed check included")
+        #expect(rows.count == 1 + 12, "one row per latest result, the removed check included")
         let notes = rows.dropFirst().map { $0[14] }
         #expect(notes.contains("'=HYPERLINK(\"x\")\nsecond line, with comma"))
         #expect(notes.contains { $0.unicodeScalars.elementsEqual("Delete fired\r\n=1+2\r\n@SUM(1+9)".unicodeScalars) })
         #expect(rows.contains { $0[2].unicodeScalars.elementsEqual("iPhone,\u{301} mini".unicodeScalars) }, "the device stays one cell")
-        #expect(notes.contains(ReportFixture.hostileNote))
+        #expect(notes.contains(DisplayText.terminalSafe(ReportFixture.hostileNote)))
+        #expect(notes.contains("beep\\u{7}\\u{1B}]52;c;eA==\\u{7} \\u{9B}2J"), "control characters are marks, as in every format: \(notes)")
         let cells: [String] = rows.dropFirst().reduce([], +)
         #expect(!cells.contains { cell in cell.first.map { "=+@".contains($0) } ?? false })
         #expect(rows.contains { $0[5] == "tiny-target/retired-check" && $0[16] == "removed" })
