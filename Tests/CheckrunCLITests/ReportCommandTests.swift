@@ -63,6 +63,25 @@ import Testing
         #expect(missing.status == 2)
     }
 
+    /// A verdict given without answering the expected outcomes lists each of them "not
+    /// answered", in every format that lists outcomes: a lead sees the pass rests on the
+    /// tester's word alone.
+    @Test func outcomesNotAnsweredAreListedAsSuch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "over-grouped-control/voiceover", "--verdict", "pass"], in: folder).status == 0)
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
+        #expect(markdown.components(separatedBy: ": not answered\n").count - 1 == 5, "\(markdown)")
+        let html = try checkrun(["report", "--release", "2.4", "--format", "html"], in: folder).stdout
+        #expect(html.components(separatedBy: ": not answered</li>").count - 1 == 5)
+        let json = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        let check = json["checks"]?.arrayValue?.first { $0["check"]?.stringValue == "over-grouped-control/voiceover" }
+        let outcomes = check?["results"]?.arrayValue?.first?["outcomes"]?.arrayValue
+        #expect(outcomes?.count == 5 && outcomes?.allSatisfy { $0["verdict"]?.value == .null } == true, "\(String(describing: check))")
+        let csv = try checkrun(["report", "--release", "2.4", "--format", "csv"], in: folder).stdout
+        #expect(csv.contains(",1=;2=;3=;4=;5=,"), "\(csv)")
+    }
+
     @Test func aReleaseWithNoFinishedResultsIsExplained() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -15,7 +15,7 @@ enum CSVReport {
         for (reported, reference) in rows {
             let result = reported.result
             let protocolID = String(result.check.split(separator: "/").first ?? "")
-            let outcomes = result.outcomes.enumerated().map { "\($0.offset + 1)=\($0.element?.verdict.rawValue ?? "")" }.joined(separator: ";")
+            let outcomes = ReportPhrases.answers(result, reported.answeredCheck ?? reference?.check).enumerated().map { "\($0.offset + 1)=\($0.element?.verdict.rawValue ?? "")" }.joined(separator: ";")
             let counters = result.counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }.joined(separator: ";")
             let changed = reference == nil ? "removed" : (current[protocolID] == result.protocolHash ? "no" : "yes")
             let fields: [(String, Bool)] = [

@@ -198,7 +198,7 @@ enum HTMLReport {
             let result = reported.result
             let check = reported.answeredCheck ?? check
             let earlier = ReportPhrases.answeredVersion(reported).map { "<li>\(h($0))</li>" } ?? ""
-            let outcomes = earlier + result.outcomes.enumerated().map { index, answer -> String in
+            let outcomes = earlier + ReportPhrases.answers(result, check).enumerated().map { index, answer -> String in
                 let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
                 return "<li>\(h(expected?.text ?? "outcome \(index + 1)")): \(h(ReportPhrases.outcome(answer, expected)))</li>"
             }.joined()

@@ -112,7 +112,7 @@ enum JSONReport {
             ("activeSeconds", result.activeSeconds.map(JSONValue.number) ?? .null),
             ("overTimeLimit", .bool(check.map(result.isOverTimeLimit) ?? false)),
             ("counters", object(result.counters.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer($0.value.value)) })),
-            ("outcomes", .array(result.outcomes.enumerated().map { index, answer in node(object([
+            ("outcomes", .array(ReportPhrases.answers(result, check).enumerated().map { index, answer in node(object([
                 ("text", .string(check?.expected.indices.contains(index) == true ? check?.expected[index].text ?? "" : "")),
                 ("verdict", answer.map { .string($0.verdict.rawValue) } ?? .null),
                 ("value", answer?.value.map(JSONValue.integer) ?? .null),

@@ -162,7 +162,7 @@ enum MarkdownReport {
             "- Counters: \(e(ReportPhrases.counters(result, check)))",
         ]
         if let answered = ReportPhrases.answeredVersion(reported) { lines.append("- \(e(answered))") }
-        for (index, answer) in result.outcomes.enumerated() {
+        for (index, answer) in ReportPhrases.answers(result, check).enumerated() {
             let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
             lines.append("- Expected \(index + 1), \(e(expected?.text ?? "outcome \(index + 1)")): \(e(ReportPhrases.outcome(answer, expected)))")
         }

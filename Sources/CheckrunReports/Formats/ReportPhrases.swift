@@ -64,6 +64,13 @@ enum ReportPhrases {
         reported.answeredCheck != nil ? answeredEarlierVersion : reported.answeredUnkeptVersion ? answeredUnkeptVersion : nil
     }
 
+    /// Every expected outcome of the check, as answered (nil where not): a verdict given
+    /// without answering them all lists the rest "not answered", so a pass that rests on the
+    /// tester's word alone is seen to.
+    static func answers(_ result: CheckResult, _ check: Check?) -> [OutcomeAnswer?] {
+        result.outcomes + Array(repeating: nil, count: max(0, (check?.expected.count ?? 0) - result.outcomes.count))
+    }
+
     static func outcome(_ answer: OutcomeAnswer?, _ expected: ExpectedOutcome?) -> String {
         guard let answer else { return "not answered" }
         var text = answer.verdict.spoken
