@@ -71,6 +71,21 @@ import Testing
         #expect(against.stdout.contains("the report pins 1 records and 0 remain"), "\(against.stdout)")
     }
 
+    /// Records added after the report are no problem, yet an amendment among them can change
+    /// a verdict the kept report states: `verify --against` names them, session by session.
+    @Test func recordsAddedSinceThePinAreNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sessions = try recorded(folder)
+        let amended = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                    "--reason", "retested"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        let against = try checkrun(["verify", "--against", "kept.json"], in: folder)
+        #expect(against.status == 0, "appending is no problem: \(against.stdout)")
+        #expect(against.stdout.contains("Since kept.json was written, 1 record was added to 1 session it pins; a report made now rests on it too:\n"
+            + "  session \(sessions[0].lowercased().prefix(8)): record 2 (1 amendment)"), "\(against.stdout)")
+    }
+
     @Test func theDigestChangesWithTheVerdictsShown() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

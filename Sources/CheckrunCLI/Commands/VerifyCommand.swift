@@ -30,7 +30,8 @@ struct VerifyCommand: CheckrunCommand {
         var report = try store.verify { count in
             if clock.due() { context.printError("Verified about \(count) records…") }
         }
-        if let pins { report.problems += try store.problems(against: pins.chains) }
+        let checked = try pins.map { try store.problems(against: $0.chains) }
+        report.problems += checked?.problems ?? []
         try context.requireReadingUnchanged()
         for problem in report.fileProblems { context.print(problem) }
         for problem in report.problems { context.print(problem.description) }
@@ -43,11 +44,21 @@ struct VerifyCommand: CheckrunCommand {
             // A server keeps its own files sound; what verify checked there is the tables.
             let sound = store.engine == .sqlite ? "the file is sound" : "the tables agree with the records"
             context.print("Verified: \(counts); every chain is intact and \(sound)\(against).")
+            if let pins, let grown = checked?.grown, !grown.isEmpty { sayGrown(grown, since: pins.path, context) }
             return 0
         }
         let count = report.problems.count + report.fileProblems.count
         context.print("Verification failed: \(count) problem\(count == 1 ? "" : "s") in \(counts).")
         return 1
+    }
+
+    /// Records added to pinned sessions since the kept report: not a problem, but a report made
+    /// now would rest on them too, and an amendment among them can change a verdict it states.
+    private static func sayGrown(_ grown: [ResultStore.PinnedGrowth], since path: String, _ context: CommandContext) {
+        let added = grown.reduce(0) { $0 + $1.now - $1.pinned }
+        context.print("Since \(path) was written, \(added) record\(added == 1 ? " was" : "s were") added to \(grown.count) session\(grown.count == 1 ? "" : "s") it pins; a report made now rests on \(added == 1 ? "it" : "them") too:")
+        for growth in grown.prefix(20) { context.print("  " + growth.description) }
+        if grown.count > 20 { context.print("  … and \(grown.count - 20) more sessions") }
     }
 
     /// The evidence section of a JSON report.

@@ -25,8 +25,13 @@ extension ResultStore {
     /// it: how many records, and the hash of the last): whole sessions deleted, the tail of a chain cut off, and
     /// records rewritten with recomputed hashes. Each pinned session must still be here, at
     /// least as long as pinned, with the pinned hash at the pinned position.
-    package func problems(against pins: [ChainDigest]) throws -> [VerificationProblem] {
+    ///
+    /// Records added after a pin are no problem (answers and amendments go on after a report),
+    /// but a report made now rests on them beyond the kept one: they are returned as `grown`,
+    /// for `verify` to name.
+    package func problems(against pins: [ChainDigest]) throws -> (problems: [VerificationProblem], grown: [PinnedGrowth]) {
         var problems: [VerificationProblem] = []
+        var grown: [PinnedGrowth] = []
         for pin in pins {
             func add(_ message: String) { problems.append(VerificationProblem(session: pin.session, sequence: nil, message: message)) }
             guard try session(id: pin.session) != nil else {
@@ -42,8 +47,27 @@ extension ResultStore {
                                           [.text(pin.session.storageText), .integer(Int64(pin.records))]) { $0.string(0) }.first ?? nil
             if hash != pin.head {
                 add("record \(pin.records) no longer has the hash the report pinned: the chain was rewritten")
+            } else if length > pin.records {
+                let amendments = try database.scalarInt("SELECT count(*) FROM records WHERE session_id = ? AND sequence > ? AND kind = 'amend'",
+                                                        [.text(pin.session.storageText), .integer(Int64(pin.records))]) ?? 0
+                grown.append(PinnedGrowth(session: pin.session, pinned: pin.records, now: length, amendments: amendments))
             }
         }
-        return problems
+        return (problems, grown)
+    }
+
+    /// A pinned session with records added since its pin.
+    package struct PinnedGrowth: Sendable, Equatable {
+        package var session: UUID
+        package var pinned: Int
+        package var now: Int
+        /// How many of the added records are amendments (the rest, answers).
+        package var amendments: Int
+
+        /// "session e81e1d76: records 3 to 4 (1 amendment)".
+        package var description: String {
+            let range = now == pinned + 1 ? "record \(now)" : "records \(pinned + 1) to \(now)"
+            return "session \(session.lowercasedText.prefix(8)): \(range)\(amendments > 0 ? " (\(amendments) amendment\(amendments == 1 ? "" : "s"))" : "")"
+        }
     }
 }
