@@ -51,6 +51,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
     }
 
+    /// A record forged to read pass beside a failed outcome, hash recomputed and the tables
+    /// made to agree: `merge` refuses such a result, and `verify`, `report` and `compare` name
+    /// it by the same judge, whether the report shows it or only rests on it.
+    @Test func aRecordThatContradictsItselfIsNamedEverywhere() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func checkrun(_ arguments: [String]) throws -> ProcessResult {
+            try Checkrun.run(arguments + ["--protocols", Repository.path("protocols")], in: folder.path)
+        }
+        for build in ["311", "312"] {
+            #expect(try checkrun(["record", "--release", "2.4", "--build", build, "--check", "tiny-target/touch-one-hand", "--expected", "1=fail",
+                                  "--expected", "2=pass", "--count", "hits=9", "--notes", "missed"]).status == 0)
+        }
+        try Self.forge(folder.path("checkrun.sqlite"), replacing: "\"verdict\": \"fail\",\n  \"blockedReason\"", with: "\"verdict\": \"pass\",\n  \"blockedReason\"")
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("UPDATE results SET verdict = 'pass' WHERE session_id = (SELECT id FROM sessions WHERE build = '311')")
+        raw.close()
+        let named = "tiny-target/touch-one-hand: the record contradicts itself (the verdict is pass, but expected outcome 1 failed)"
+        let verified = try checkrun(["verify"])
+        #expect(verified.status == 1 && verified.stdout.contains(named), "\(verified.stdout)")
+        for command in [["report", "--release", "2.4", "--build", "311"], ["report", "--release", "2.4"], ["compare", "--release", "2.4"]] {
+            let refused = try checkrun(command)
+            #expect(refused.status == 1 && refused.stderr.contains(named), "\(command): \(refused.stderr)")
+        }
+    }
+
     /// Replaces text in the first record's payload and recomputes its hash: the chain holds.
     static func forge(_ path: String, replacing old: String, with new: String) throws {
         let store = try ResultStore(path: path, access: .existingOnly)

@@ -23,6 +23,11 @@ package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible
         "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded"
     }
 
+    /// A record holding a result that contradicts itself, which checkrun never writes.
+    static func contradicts(_ check: String, _ contradictions: [String]) -> String {
+        "\(check): the record contradicts itself (\(contradictions.joined(separator: "; "))); checkrun never writes such a record, so it was forged"
+    }
+
     /// A result whose table rows say something other than its latest record.
     static func tableDiffers(_ check: String, _ difference: String) -> String {
         "\(check): the results table differs from the record (\(difference)); it was edited behind checkrun's back"
@@ -175,13 +180,20 @@ extension ResultStore {
                 continue
             }
             var recordedActiveSeconds = latest.recordedActiveSeconds
+            var recorded: CheckResult?
             if let payload = latest.differing {
-                let recorded = CheckResult.decoding(payload: payload, sessionID: sessionID)
+                recorded = CheckResult.decoding(payload: payload, sessionID: sessionID)
                 recordedActiveSeconds = recorded?.activeSeconds
                 if let difference = Self.difference(between: result, andRecorded: payload, sessionID: sessionID, depth: tables.depth,
                                                     outcomesRead: columns.outcomesRead) {
                     add(latest.sequence, VerificationProblem.tableDiffers(result.check, difference))
                 }
+            }
+            // The judge `merge` applies: a result that contradicts itself is never written, so
+            // its record was forged, hash and all. In full, the tables' result is the record's.
+            if let whole = recorded ?? (tables.depth == .everything ? result : nil) {
+                let contradictions = Judgement.contradictions(of: whole, against: nil)
+                if !contradictions.isEmpty { add(latest.sequence, VerificationProblem.contradicts(whole.check, contradictions)) }
             }
             let amended = chain.amendments[result.id] ?? (0, nil)
             // In full, the tables' events (the same bytes as the record's); cited, the record's own.

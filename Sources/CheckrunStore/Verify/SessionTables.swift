@@ -61,6 +61,21 @@ struct SessionTables {
         for place in morePlaces[id] ?? [] { compare(place, sequence: sequence, payload: payload) }
     }
 
+    /// Whether a canonical record's outcomes member holds an answer of fail: the key and value
+    /// as checkrun writes them, which no text value can hold (its quotes are escaped).
+    static func holdsFailedOutcome(_ payload: UnsafeRawBufferPointer, _ members: PayloadMembers) -> Bool {
+        let outcomes = UnsafeRawBufferPointer(rebasing: payload[members.outcomes..<members.counters])
+        return failedAnswer.withUnsafeBytes { key in
+            guard outcomes.count >= key.count else { return false }
+            for start in 0...(outcomes.count - key.count) where outcomes[start] == key[0] {
+                if UnsafeRawBufferPointer(rebasing: outcomes[start..<start + key.count]).hasSameBytes(as: key) { return true }
+            }
+            return false
+        }
+    }
+
+    private static let failedAnswer = Array("\"verdict\": \"fail\"".utf8)
+
     private mutating func compare(_ place: Int, sequence: Int, payload: UnsafeRawBufferPointer) {
         if payloads[place] == nil { payloads[place] = results[results.startIndex + place].payloadBytes }
         guard let rebuilt = payloads[place] else { return }
@@ -83,7 +98,9 @@ struct SessionTables {
                 members = PayloadMembers(payload, outcomesAt: shown.outcomes)
                 return members.map { $0.sameFieldsAndCounters(in: payload, as: shown, in: tables) } ?? false
             }
-            let events = same ? members?.stopwatchEvents(in: payload) : nil
+            // A pass whose outcomes hold a failure contradicts itself: parsed whole, to be named.
+            let consistent = results[results.startIndex + place].verdict != .pass || !(members.map { Self.holdsFailedOutcome(payload, $0) } ?? false)
+            let events = same && consistent ? members?.stopwatchEvents(in: payload) : nil
             latest[place] = events.map { Latest(sequence: sequence, differing: nil, recordedActiveSeconds: StopwatchEvent.activeSeconds(of: $0)) }
                 ?? Latest(sequence: sequence, differing: String(decoding: payload, as: UTF8.self))
         }
