@@ -55,6 +55,7 @@ package final class ResultStore {
             serverOpener = nil
             return
         }
+        if let reason = file.cannotWrite { throw StoreError(reason) }
         let connection = try Database(path: path, create: access.createsFile)
         database = connection
         serverOpener = nil

@@ -100,3 +100,29 @@ extension ReadOnlyFolderTests {
         #expect(report.status == 0 && report.stdout.contains("tiny-target/touch-one-hand"), "\(report.stderr)")
     }
 }
+
+/// A colleague who may not write a shared database is refused before SQLite creates anything
+/// beside it: the `-wal` and `-shm` files a failed write once left, owned by them, locked the
+/// file's owner out. Such files left by an older checkrun are named, with what to do.
+extension ReadOnlyFolderTests {
+    static let owner = ["--reuid=65532", "--regid=65532", "--clear-groups"]
+
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aColleagueWhoCannotWriteLeavesNothingThatLocksTheOwnerOut() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o777)
+        let record = [Checkrun.executable, "record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                      "--db", folder.path("team.sqlite"), "--protocols", Repository.path("protocols")]
+        #expect(try Subprocess.run("/usr/bin/setpriv", Self.owner + record).status == 0)
+        let refused = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + record)
+        #expect(refused.status == 1 && refused.stderr.contains("you cannot write the database \(folder.path("team.sqlite"))"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite-wal")) && !FileManager.default.fileExists(atPath: folder.path("team.sqlite-shm")))
+        #expect(try Subprocess.run("/usr/bin/setpriv", Self.owner + record).status == 0, "the owner still saves")
+
+        _ = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + ["/bin/sh", "-c", "umask 022; : > \"$0-wal\"; : > \"$0-shm\"", folder.path("team.sqlite")])
+        let locked = try Subprocess.run("/usr/bin/setpriv", Self.owner + record)
+        #expect(locked.status == 1 && locked.stderr.contains("-wal is read-only to you (another user's, left when their write failed)")
+            && locked.stderr.contains("(the log is empty, so nothing is lost)"), "\(locked.stderr)")
+    }
+}

@@ -11,6 +11,7 @@ extension Database {
             return StoreError("the database \(path) is busy: another checkrun is writing to it and did not finish in time; try again", code: status)
         }
         if primary == SQLITE_READONLY {
+            if let foreign = DatabaseFile.foreignLog(beside: path) { return StoreError(foreign, code: status) }
             return StoreError("the database \(path) is read-only; make the file and its folder writable, or choose another file with --db PATH", code: status)
         }
         if primary == SQLITE_TOOBIG {
