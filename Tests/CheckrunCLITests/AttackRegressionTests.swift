@@ -50,6 +50,21 @@ import Testing
         try bare.write(toFile: folder.path("protocols/tiny-target.json"), atomically: true, encoding: .utf8)
         let result = try Checkrun.run(["report", "--release", "2.4", "--db", "a.sqlite", "--out", "protocols/tiny-target.json"], in: folder.path)
         #expect(result.status == 2 && result.stderr.contains("is a protocol file"), "\(result.stderr)")
+        // A copy elsewhere is known by its opening: its $schema first.
+        try FileManager.default.copyItem(atPath: Repository.path("protocols/tiny-target.json"), toPath: folder.path("copy.json"))
+        #expect(try Checkrun.run(["export", "--db", "a.sqlite", "--out", "copy.json"], in: folder.path).status == 2)
+    }
+
+    /// An export quotes the protocol texts near its start, yet is no protocol file: exporting
+    /// again replaces it, and a report may be written over it.
+    @Test func anEarlierExportIsReplaced() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        for command in [["export", "--out", "ana-2.4.json"], ["export", "--release", "2.4", "--out", "ana-2.4.json"], ["report", "--release", "2.4", "--format", "json", "--out", "ana-2.4.json"]] {
+            let result = try Checkrun.run(command + ["--db", "a.sqlite", "--protocols", Repository.path("protocols")], in: folder.path)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
     }
 
     /// The files SQLite keeps beside a database hold answers not yet written into it (a walk's,

@@ -14,6 +14,21 @@ enum OutputFile {
         context.printError("Wrote \(path).")
     }
 
+    /// Whether a file's opening is a protocol file's: a JSON object whose first member is its
+    /// `$schema`, naming protocol.schema.json. An export or a report that quotes a protocol
+    /// text further on is not one, and may be written over.
+    static func opensAsProtocol(_ start: String) -> Bool {
+        var rest = Substring(start)
+        func skip(_ token: String) -> Bool {
+            rest = rest.drop { $0.isWhitespace }
+            guard rest.hasPrefix(token) else { return false }
+            rest = rest.dropFirst(token.count)
+            return true
+        }
+        guard skip("{"), skip("\"$schema\""), skip(":"), skip("\"") else { return false }
+        return rest.prefix { $0 != "\"" }.hasSuffix("protocol.schema.json")
+    }
+
     /// Refuses an `--out` that cannot name a file before any work is done, so a long report
     /// or export never ends in "is a folder".
     /// `example` is a file name the message offers (the command's usual output). A protocol
@@ -25,7 +40,7 @@ enum OutputFile {
         let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         let inProtocolFolder = target.hasSuffix(".json") && resolved(AtomicFile.folder(of: target)) == resolved(protocolFolder)
         let start = FileHandle(forReadingAtPath: target).map { handle in defer { try? handle.close() }; return handle.readData(ofLength: 512) }
-        if inProtocolFolder || start.map({ String(decoding: $0, as: UTF8.self).contains("protocol.schema.json") }) == true {
+        if inProtocolFolder || start.map({ opensAsProtocol(String(decoding: $0, as: UTF8.self)) }) == true {
             throw CommandFailure("\(path) is a protocol file; name another file for the output, e.g. \(example)", exitCode: 2)
         }
     }
