@@ -56,6 +56,16 @@ package final class InputReader {
         return buffer[position]
     }
 
+    /// When `byte`, just read, began a read of several bytes from a terminal, and one of them is
+    /// no key (`isKey` says no), the bytes were pasted or dropped on the terminal (a file's
+    /// path), not typed: keys arrive one a read, or a few the same when typed ahead. Takes the
+    /// rest of that read and returns all it held; nil otherwise, taking nothing.
+    package func takeBurst(beganBy byte: UInt8, isKey: (UInt8) -> Bool) -> [UInt8]? {
+        guard isTerminal, byte != 0x1B, position == 1, buffer.count > 1, buffer.contains(where: { !isKey($0) }) else { return nil }
+        position = buffer.count
+        return buffer
+    }
+
     /// Skips the rest of an escape sequence (ESC already read) if its bytes are already here.
     func discardEscapeSequence() {
         guard position < buffer.count, buffer[position] == UInt8(ascii: "[") || buffer[position] == UInt8(ascii: "O") else { return }

@@ -12,6 +12,9 @@ package enum Key: Sendable, Equatable {
     case interrupt
     /// Ctrl-D, or the input closed.
     case endOfInput
+    /// Several characters at once, one of them no key: text pasted or a file dropped on the
+    /// terminal, read whole so that none is taken for a key.
+    case pasted(String)
 }
 
 /// The controlling terminal on standard input: raw mode for single keys, and the promise
@@ -54,10 +57,13 @@ package final class Terminal {
         isRaw = false
     }
 
-    /// Reads one key in raw mode. Escape sequences (arrow keys) are read whole and ignored.
-    package func readKey(from reader: InputReader) -> Key {
+    /// Reads one key in raw mode. Escape sequences (arrow keys) are read whole and ignored;
+    /// several characters arriving at once, one of them not among `keys`, are `.pasted`.
+    package func readKey(from reader: InputReader, keys: Set<Character> = []) -> Key {
         while true {
             guard let byte = reader.readByte() else { return .endOfInput }
+            let isKey = { (byte: UInt8) in byte == 0x0D || byte == 0x0A || keys.contains(Character(Unicode.Scalar(byte))) }
+            if !keys.isEmpty, let burst = reader.takeBurst(beganBy: byte, isKey: isKey) { return .pasted(String(decoding: burst, as: UTF8.self)) }
             switch byte {
             case 0x0D, 0x0A: return .enter
             case 0x03: return .interrupt

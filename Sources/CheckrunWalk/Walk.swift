@@ -206,6 +206,10 @@ package struct Walk: Sendable {
         }
     }
 
+    /// The keys the running timer acts on, one a keystroke (either case): several characters
+    /// arriving at once, one of them not among these, were pasted, not typed.
+    package static let stopwatchKeys = Set(" p+=-?sxbqa".flatMap { [$0, Character($0.uppercased())] })
+
     private mutating func handleStopwatchKey(_ key: String, _ index: Int, now: Double, date: Date) -> [WalkEvent] {
         switch (key, stopwatch) {
         case ("", .running(let origin)), ("", .paused(let origin)), ("stop", .running(let origin)), ("stop", .paused(let origin)):

@@ -55,6 +55,38 @@ import Testing
         #expect(result.outcomes.first??.value == 10)
     }
 
+    /// Text pasted, or a file dropped on the terminal, while the timer runs arrives all at
+    /// once: it is never read a key at a time (its p pausing the timer, its spaces tallying
+    /// stops, its s skipping the check). A dropped file is attached; other text is left alone.
+    @Test func textPastedWhileTheTimerRunsIsNotReadAsKeys() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("My Shots"), withIntermediateDirectories: true)
+        try Data(Array("a screenshot".utf8)).write(to: URL(fileURLWithPath: folder.path("My Shots/shot 1.png")))
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        terminal.send("'\(folder.path("My Shots/shot 1.png"))' ")
+        try terminal.expect("Attached shot 1.png")
+        try terminal.expect("What does it show?")
+        terminal.sendLine("The Pay sheet")
+        try terminal.expect("Description saved: ")
+        terminal.send("paste sp ace")
+        try terminal.expect("That was 12 characters pasted or dropped on the terminal, not keys; nothing was done with them.")
+        terminal.send(" ")
+        try terminal.expect("1 stop tallied.")
+        terminal.send("\r")
+        try terminal.expect("Timer stopped:")
+        try terminal.expect("How many hits")
+        terminal.sendLine("q")
+        try terminal.expect("Resume with:")
+        _ = terminal.waitForExit()
+        let result = try #require(try walkTests.results(folder).first)
+        #expect(result.tally == 1 && result.stopwatch.map(\.kind) == [.start, .stop], "\(result.stopwatch)")
+        #expect(result.attachments.map(\.name) == ["shot 1.png"] && result.verdict == nil)
+    }
+
     @Test func aFailingCaptureSaysWhyAndAttachesNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

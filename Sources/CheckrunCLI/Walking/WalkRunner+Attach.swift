@@ -13,6 +13,15 @@ extension WalkRunner {
         (context.arguments.value(.capture) ?? context.environment["CHECKRUN_CAPTURE"]).flatMap { $0.isEmpty ? nil : Capture(template: $0) }
     }
 
+    /// The text pasted while the timer runs, when it names a file as a terminal pastes one
+    /// dragged onto it (quoted, escaped, a file URL, an absolute path); nil for other text.
+    func droppedFile(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard ["/", "~/", "'", "\"", "file://"].contains(where: { trimmed.lowercased().hasPrefix($0) }),
+              let path = DroppedPath.resolve(trimmed, home: context.environment["HOME"]), PathKind.of(path) == .file else { return nil }
+        return trimmed
+    }
+
     mutating func attach(_ request: AttachmentRequest) -> [WalkEvent] {
         let date = context.now()
         do {

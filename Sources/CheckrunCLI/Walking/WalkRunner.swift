@@ -57,10 +57,18 @@ struct WalkRunner {
                 // Raw mode lasts while the stopwatch runs, so quick keys are never lost between prompts.
                 context.flush()
                 terminal.enterRawMode()
-                let key = terminal.readKey(from: reader)
+                let key = terminal.readKey(from: reader, keys: Walk.stopwatchKeys)
                 switch key {
                 case .enter: input = ""
                 case .character(let character): input = String(character)
+                case .pasted(let text):
+                    // A file dropped on the terminal while the timer runs is attached; other
+                    // pasted text is no key, and nothing is done with it.
+                    guard let path = droppedFile(text) else {
+                        context.print("That was \(text.count) characters pasted or dropped on the terminal, not keys; nothing was done with them. \(prompt.text)")
+                        continue loop
+                    }
+                    input = "a " + path
                 case .interrupt: ending = .interrupted; break loop
                 case .endOfInput: ending = .endOfInput; break loop
                 }
