@@ -83,6 +83,9 @@ extension Walk {
         if text.trimmingCharacters(in: .whitespaces).isEmpty && results[index].needsNotes(check) {
             return [.say("Something failed, so the notes are required: say what happened, e.g. which control and what it did.")]
         }
+        if Self.isKeyOrAnswerWord(text.trimmingCharacters(in: .whitespaces)) {
+            return [.say("\"\(DisplayText.neutralised(text.trimmingCharacters(in: .whitespaces)))\" is an answer or a key at the other prompts, not a note. Say what happened in a few words\(results[index].needsNotes(check) ? "" : ", or press Enter for no notes").")]
+        }
         let stored = text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : text
         // The same notes again (Enter where there were none) are no new answer: their time stays.
         if results[index].notes != stored || results[index].notesAnsweredAt == nil {
@@ -96,6 +99,9 @@ extension Walk {
     mutating func answerBlockReason(_ text: String, _ index: Int, date: Date) -> [WalkEvent] {
         let reason = text.trimmingCharacters(in: .whitespaces)
         guard !reason.isEmpty else { return [.say("Say why the check is blocked, e.g. \"build crashes on launch\", or b to go back.")] }
+        if Self.isKeyOrAnswerWord(reason) {
+            return [.say("\"\(DisplayText.neutralised(reason))\" is an answer or a key at the other prompts, not a reason. Say why the check is blocked, e.g. \"build crashes on launch\", or b to go back.")]
+        }
         blocking = nil
         results[index].verdict = .blocked
         results[index].blockedReason = text

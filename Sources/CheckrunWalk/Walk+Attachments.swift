@@ -67,10 +67,7 @@ extension Walk {
         if text == "?" {
             return [.hint("Say in a few words what the file shows, e.g. \"the Pay button, 20 points wide, with VoiceOver focus\". It is read out in the report in place of the picture. Enter leaves it without a description.")]
         }
-        // A key or answer word of the other prompts typed here (an answer given early, or b for
-        // back) would become the text read out in place of the picture.
-        let isKey = text.count == 1 && !text.unicodeScalars.contains { $0.properties.isAlphabetic && !$0.isASCII }
-        if isKey || AnswerWords.outcome(text) != nil || Self.walkWords.contains(text.lowercased()) {
+        if Self.isKeyOrAnswerWord(text) {
             return [.say("\"\(DisplayText.neutralised(text))\" is an answer or a key at the other prompts, not a description. Say in a few words what the file shows, or press Enter to leave it without one.")]
         }
         guard text.unicodeScalars.count <= AnswerLimits.notesLength else {
@@ -79,6 +76,14 @@ extension Walk {
         describing = nil
         results[check].attachments[position].description = text
         return [.say(text.isEmpty ? "Kept without a description." : "Description saved: \(DisplayText.preview(text))"), .save(touch(check, date))]
+    }
+
+    /// A key or answer word of the other prompts (an answer given early, or b for back), which
+    /// typed alone at a prompt for free text would become its text: a description read out in
+    /// place of a picture, a failure's notes ("pass"), a block's reason ("f").
+    static func isKeyOrAnswerWord(_ text: String) -> Bool {
+        let isKey = text.count == 1 && !text.unicodeScalars.contains { $0.properties.isAlphabetic && !$0.isASCII }
+        return isKey || AnswerWords.outcome(text) != nil || walkWords.contains(text.lowercased())
     }
 
     /// The walk's words for its keys, never a description on their own.

@@ -240,4 +240,24 @@ import Testing
         }
         #expect(lead.results[0].verdict == .fail)
     }
+
+    /// An answer word or key typed at the notes or the block reason (an answer given early)
+    /// would become the text a report quotes for a failure ("fails on iPhone: pass"): it is
+    /// refused and the question asked again, as at an attachment's description.
+    @Test func anAnswerWordIsNeverANoteOrABlockReason() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("f", 3)])
+        for word in ["pass", "f", "n/a", "P", "yes"] {
+            let refused = harness.feed(&walk, [(word, 4)])
+            #expect(refused.saves.isEmpty && refused.said.last?.hasPrefix("\"\(word)\" is an answer or a key at the other prompts, not a note.") == true,
+                    "\(word): \(refused.said)")
+        }
+        harness.feed(&walk, [("the close button fired Delete", 5)])
+        #expect(walk.results[0].notes == "the close button fired Delete" && walk.results[0].verdict == .fail)
+        harness.feed(&walk, [("x", 6)])
+        let reason = harness.feed(&walk, [("f", 7)])
+        #expect(reason.saves.isEmpty && reason.said.last?.contains("not a reason") == true, "\(reason.said)")
+        harness.feed(&walk, [("no test device", 8)])
+        #expect(walk.results[1].verdict == .blocked && walk.results[1].blockedReason == "no test device")
+    }
 }
