@@ -3,9 +3,9 @@ import CheckrunStore
 import CheckrunTerminal
 import Foundation
 
-/// A team store's server gone in the middle of a walk: the answer being saved is kept in
-/// memory and saved once the server is back; until then the walk says plainly that it waits,
-/// and never calls the answer saved before its commit has returned.
+/// A team store's server gone in the middle of a walk, or a file another checkrun is writing:
+/// the answer being saved is kept in memory and saved once the store is back; until then the
+/// walk says plainly that it waits, and never calls the answer saved before its commit has returned.
 extension WalkRunner {
     /// What Ctrl-C says at any other time.
     var interruptedMessage: String {
@@ -14,6 +14,40 @@ extension WalkRunner {
 
     /// How long between attempts to reach the server again.
     static let reconnectPause: useconds_t = 2_000_000
+
+    /// How long a save waits for another writer before the walk says that it waits.
+    static let busyBeforeSaying = 2
+
+    /// Another checkrun holds the database file (a merge, a long write): the answer is kept
+    /// and saved once the file is free, however long that takes, and the walk says so once;
+    /// Ctrl-C ends the wait within a second, saying the answer is not saved.
+    func waitWhileBusy(thenSave result: CheckResult, over seen: String?) throws {
+        context.printError(
+            "The database \(context.databaseName) is busy: another checkrun is writing to it, so this answer is not saved yet. "
+                + "Waiting for it to finish; the answer is saved then, and the walk goes on. "
+                + "To stop, press Control-C; everything before this answer is saved, and you can resume with: \(resumeHint)")
+        SignalTrap.install(message: TerminalText(
+            "\nStopped while waiting for the database: the last answer is not saved; everything before it is. Resume with: \(resumeHint)\n").rendered)
+        defer {
+            SignalTrap.install(message: interruptedMessage)
+            store.waitWhenBusy(seconds: Self.busyBeforeSaying)
+        }
+        // Short waits, so Ctrl-C (held back while a save runs) ends the wait within a second.
+        store.waitWhenBusy(seconds: 1)
+        while true {
+            do {
+                try SignalTrap.deferringSignals { try store.save(result, over: seen) }
+                break
+            } catch let error as StoreError where error.isBusy {
+                continue
+            } catch let changed as ResultChangedElsewhere {
+                throw changed
+            } catch {
+                throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
+            }
+        }
+        context.printError("The database is free again, and the answer is saved.")
+    }
 
     func waitForTheServer(thenSave result: CheckResult, over seen: String?, lost: StoreError) throws {
         context.printError(

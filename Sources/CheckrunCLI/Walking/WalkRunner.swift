@@ -42,6 +42,8 @@ struct WalkRunner {
         let reader = InputReader()
         SignalTrap.install(message: interruptedMessage)
         defer { terminal?.restore() }
+        // A file another checkrun holds is said within seconds, then waited for (`waitWhileBusy`).
+        if store.engine == .sqlite { store.waitWhenBusy(seconds: Self.busyBeforeSaying) }
 
         emit(walk.introduce())
         var ending = Ending.finished
@@ -156,6 +158,8 @@ struct WalkRunner {
             try SignalTrap.deferringSignals { try store.save(result, over: seen[result.id]) }
         } catch let error as StoreError where error.connectionLost {
             try waitForTheServer(thenSave: result, over: seen[result.id], lost: error)
+        } catch let error as StoreError where error.isBusy {
+            try waitWhileBusy(thenSave: result, over: seen[result.id])
         } catch let changed as ResultChangedElsewhere {
             throw changed
         } catch {
