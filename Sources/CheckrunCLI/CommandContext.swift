@@ -150,7 +150,14 @@ package final class CommandContext {
     /// `resume ID` as the user can run it from here, with the database and the protocol folder
     /// this command was given, so it reads the same session from the same place.
     func resumeCommand(_ shortID: String) -> String {
-        var words = "resume \(shortID)"
+        commandHere("resume \(shortID)")
+    }
+
+    /// A command as the user can run it from here (see `command`), with the database and the
+    /// protocol folder this command was given: a hint that dropped them would read, or file
+    /// answers in, another database.
+    func commandHere(_ words: String) -> String {
+        var words = words
         // A server's password is never printed: libpq finds it again in PGPASSWORD or ~/.pgpass.
         if let database = arguments.value(.db) { words += " --db \(Self.shellQuoted(ServerAddressText.withoutPassword(database)))" }
         if let protocols = arguments.value(.protocols) { words += " --protocols \(Self.shellQuoted(protocols))" }

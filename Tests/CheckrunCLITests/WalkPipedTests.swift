@@ -209,6 +209,25 @@ import Glibc
 }
 
 extension HintTests {
+    /// The hints `resume` gives, of a complete session or of one that is not there, name the
+    /// database and protocol folder it was given: without them they would read, or file new
+    /// answers in, another database.
+    @Test func resumeHintsNameTheDatabaseTheyWereGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let given = ["--db", "team results.sqlite", "--protocols", protocols]
+        #expect(try Checkrun.run(["record", "--release", "7", "--build", "1", "--device", "iPad", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"] + given,
+                                 in: folder.path).status == 0)
+        let store = try ResultStore(path: folder.path("team results.sqlite"), access: .existingOnly)
+        let session = try #require(try store.sessionSummaries().first?.session)
+        store.close()
+        let complete = try Checkrun.run(["resume", session.shortID] + given, in: folder.path)
+        #expect(complete.stdout.contains("start a new session: \(Checkrun.hintName) run --release 7 --build 1 --device iPad --check ID --db 'team results.sqlite' --protocols \(protocols)"),
+                "\(complete.stdout)")
+        let missing = try Checkrun.run(["resume", "zzzz"] + given, in: folder.path)
+        #expect(missing.stderr.contains("`\(Checkrun.hintName) sessions --db 'team results.sqlite' --protocols \(protocols)` lists them"), "\(missing.stderr)")
+    }
+
     /// The example `checkrun run --help` gives, run as printed.
     @Test func theRunHelpExampleWorksAsPrinted() throws {
         let folder = try TemporaryFolder()

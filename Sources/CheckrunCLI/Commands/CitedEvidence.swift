@@ -33,9 +33,9 @@ enum CitedEvidence {
         guard !report.isClean else { return nil }
         let problems = report.fileProblems + report.problems.map(\.description)
         for problem in problems.prefix(20) { context.printError(problem) }
-        if problems.count > 20 { context.printError("… and \(problems.count - 20) more; run checkrun verify for all of them.") }
+        if problems.count > 20 { context.printError("… and \(problems.count - 20) more; run \(context.commandHere("verify")) for all of them.") }
         guard context.arguments.flag(.unverified) else {
-            throw CommandFailure("the records this rests on fail verification (\(problems.count) problem\(problems.count == 1 ? "" : "s") above), so nothing was written. Run `checkrun verify` for the whole database, or pass --unverified to write it anyway, marked as unverified")
+            throw CommandFailure("the records this rests on fail verification (\(problems.count) problem\(problems.count == 1 ? "" : "s") above), so nothing was written. Run `\(context.commandHere("verify"))` for the whole database, or pass --unverified to write it anyway, marked as unverified")
         }
         context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")
         return problems

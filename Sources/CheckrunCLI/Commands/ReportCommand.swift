@@ -39,7 +39,7 @@ struct ReportCommand: CheckrunCommand {
         try OutputFile.check(context.arguments.value(.out), example: "report.md", protocolFolder: context.protocolsDirectory)
         try checkAttachmentFolder(context.arguments.value(.attachments), out: context.arguments.value(.out))
         guard let release = context.arguments.value(.release) else {
-            throw UsageError("missing --release R: which release to report on (`checkrun sessions` lists them)", command: "report")
+            throw UsageError("missing --release R: which release to report on (`\(context.commandHere("sessions"))` lists them)", command: "report")
         }
         let format = try ResultOptions.format(context.arguments.value(.format), default: ReportFormat.markdown, command: "report")
         // The protocol files are read and checked on another core while SQLite gathers results.

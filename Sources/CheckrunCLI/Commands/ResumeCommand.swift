@@ -20,12 +20,12 @@ struct ResumeCommand: CheckrunCommand {
         let session: Session
         if let id = context.arguments.positionals.first {
             guard let found = try store.session(matching: id) else {
-                throw CommandFailure("no session \"\(id)\" in \(context.databaseName); `checkrun sessions` lists them")
+                throw CommandFailure("no session \"\(id)\" in \(context.databaseName); `\(context.commandHere("sessions"))` lists them")
             }
             session = found
         } else {
             guard let found = try store.latestUnfinishedSession() else {
-                throw CommandFailure("no unfinished session in \(context.databaseName); start one with `checkrun run --release R --build B`")
+                throw CommandFailure("no unfinished session in \(context.databaseName); start one with `\(context.commandHere("run --release R --build B"))`")
             }
             session = found
         }
@@ -72,8 +72,13 @@ struct ResumeCommand: CheckrunCommand {
             context.print("Every check of session \(session.shortID) that can be walked here is done, but \(walk.leftOutCount) of its checks were left out (see the warning above), so it stays unfinished. Resume it with the protocol folder it was walked with: \(context.resumeCommand(session.shortID))")
             return 0
         }
-        if walk.isFinished {
-            context.print("Session \(session.shortID) is complete. To walk a check again, start a new session: checkrun run --release \(session.release) --build \(session.build) --check ID")
+        // A result given with `record` (a verdict, no time) is done, as `sessions` and `run`
+        // count it, though the walk would ask its steps again.
+        let complete = try store.sessionSummaries(release: session.release).first { $0.session.id == session.id }?.isComplete ?? false
+        if walk.isFinished || complete && walk.leftOutCount == 0 {
+            let device = session.device.isEmpty ? "" : " --device \(CommandContext.shellQuoted(session.device))"
+            context.print("Session \(session.shortID) is complete. To walk a check again, start a new session: "
+                + context.commandHere("run --release \(CommandContext.shellQuoted(session.release)) --build \(CommandContext.shellQuoted(session.build))\(device) --check ID"))
             return 0
         }
         let done = walk.doneCount
