@@ -217,7 +217,9 @@ package final class CommandContext {
         let library: ProtocolLibrary
         switch loaded {
         case .success(let value): library = value
-        case .failure(let error): throw CommandFailure(error.description)
+        case .failure(let error):
+            if protocolsDirectory.isEmpty { throw UsageError("--protocols needs a folder; an empty one names none, e.g. --protocols protocols") }
+            throw CommandFailure(error.description)
         }
         if !library.problems.isEmpty {
             for problem in library.problems { printError(problem.description) }

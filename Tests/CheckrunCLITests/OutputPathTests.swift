@@ -98,6 +98,10 @@ import Testing
             #expect(result.stderr.contains("--db needs a file name"))
             #expect(!result.stdout.contains("Recorded"))
         }
+        for command in [["list"], ["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"]] {
+            let result = try Checkrun.run(command + ["--protocols", ""], in: work)
+            #expect(result.status == 2 && result.stderr.contains("--protocols needs a folder"), "\(command): \(result.stderr)")
+        }
     }
 
     @Test func aFolderAsTheDatabaseOrAsAMergeSourceIsAnErrorNotACrash() throws {
