@@ -18,11 +18,10 @@ extension ProtocolLinter {
         }
     }
 
+    /// What a terminal shows as a mark (`DisplayText.isMarked`): control characters, and the
+    /// invisible direction controls that could reorder or hide a protocol's text.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
+        DisplayText.isMarked(scalar)
     }
 }
 

@@ -9,7 +9,7 @@ package enum DisplayText {
             switch scalar.value {
             case 0x09: result += " "
             case 0x0A: result += " / "
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where isMarked(scalar):
                 result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default:
                 result.unicodeScalars.append(scalar)
@@ -22,13 +22,13 @@ package enum DisplayText {
     /// several lines) and shows every other control character, escape sequence, C1 control and
     /// line or bidirectional mark as a visible `\u{…}` mark.
     package static func terminalSafe(_ text: String) -> String {
-        let needsPass = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        let needsPass = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || isMarkLead($0) }
         if !needsPass { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x09, 0x0A: result.unicodeScalars.append(scalar)
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where isMarked(scalar):
                 result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default:
                 result.unicodeScalars.append(scalar)
@@ -40,7 +40,24 @@ package enum DisplayText {
     /// True when no byte of the text can start a control character, a C1 control or a
     /// line or bidirectional mark: such text is shown as it is, without a per-character pass.
     package static func isPlain(_ text: String) -> Bool {
-        !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || isMarkLead($0) }
+    }
+
+    /// What is shown as a `\u{…}` mark: control characters (C0, DEL, C1), line and paragraph
+    /// separators, and every invisible direction control (embeddings, overrides, isolates, the
+    /// left-to-right, right-to-left and Arabic letter marks), which could reorder what a
+    /// terminal shows.
+    static func isMarked(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// The UTF-8 lead bytes of the marked characters above U+007F (C2: C1 controls; D8: U+061C;
+    /// E2: U+200E to U+2069).
+    @inline(__always) private static func isMarkLead(_ byte: UInt8) -> Bool {
+        byte == 0xC2 || byte == 0xD8 || byte == 0xE2
     }
 
     /// A neutralised text cut to `limit` characters, saying how much was left out.
