@@ -285,5 +285,17 @@ extension WalkTerminalTests {
         try second.expect("device iPad mini, iPadOS 18")
         second.sendLine("q")
         _ = second.waitForExit()
+        // A last device edited in the database to hold an escape sequence is not offered:
+        // Enter would file the new session under a label no one could type.
+        let raw = try Database(path: folder.path("db.sqlite"))
+        try raw.execute("UPDATE sessions SET device = 'iPh' || char(27) || '[31m'")
+        raw.close()
+        let third = try PseudoTerminal(["run", "--release", "1", "--build", "3", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
+                                       directory: folder.path, environment: ["USER": ""])
+        try third.expect("Device (? for help): ")
+        third.sendLine("iPhone")
+        try third.expect("Tester (Enter for Ana; ? for help): ")
+        third.sendLine("q")
+        _ = third.waitForExit()
     }
 }
