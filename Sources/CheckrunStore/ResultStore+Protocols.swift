@@ -81,7 +81,7 @@ extension ResultStore {
     /// failed check to other criteria, or none, in a report made from the database alone.
     static func requireUnchanged(_ content: String, hash: String, protocolID: String) throws(StoreError) {
         guard SHA256.hex(content) != hash else { return }
-        throw StoreError(keptTextChanged(protocolID: protocolID, hash: hash) + "; nothing was written. Run `checkrun verify` for the whole database")
+        throw StoreError(keptTextChanged(protocolID: protocolID, hash: hash) + ", so it is not used; `checkrun verify` names everything else that was")
     }
 
     /// Said of a kept protocol text whose hash no longer matches it, by `verify` too.

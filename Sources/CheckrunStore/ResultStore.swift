@@ -213,11 +213,7 @@ package final class ResultStore {
             [], Self.readSession).compactMap { $0 }.first
     }
 
-    private static func encodePlan(_ plan: [String]) -> String {
-        JSONWriter.compact(.array(plan.map { JSONNode(.string($0)) }))
-    }
+    private static func encodePlan(_ plan: [String]) -> String { Session.storedPlan(plan) }
 
-    private static func decodePlan(_ text: String) -> [String] {
-        ((try? JSONParser.parse(text))?.arrayValue ?? []).compactMap(\.stringValue)
-    }
+    private static func decodePlan(_ text: String) -> [String] { Session.plan(stored: text) }
 }

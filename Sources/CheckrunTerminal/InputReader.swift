@@ -61,7 +61,8 @@ package final class InputReader {
     /// path), not typed: keys arrive one a read, or a few the same when typed ahead. Takes the
     /// rest of that read and returns all it held; nil otherwise, taking nothing.
     package func takeBurst(beganBy byte: UInt8, isKey: (UInt8) -> Bool) -> [UInt8]? {
-        guard isTerminal, byte != 0x1B, position == 1, buffer.count > 1, buffer.contains(where: { !isKey($0) }) else { return nil }
+        // Ctrl-C among them is read as the key it is.
+        guard isTerminal, byte != 0x1B, position == 1, buffer.count > 1, !buffer.contains(0x03), buffer.contains(where: { !isKey($0) }) else { return nil }
         position = buffer.count
         return buffer
     }

@@ -50,9 +50,15 @@ import Testing
         try bare.write(toFile: folder.path("protocols/tiny-target.json"), atomically: true, encoding: .utf8)
         let result = try Checkrun.run(["report", "--release", "2.4", "--db", "a.sqlite", "--out", "protocols/tiny-target.json"], in: folder.path)
         #expect(result.status == 2 && result.stderr.contains("is a protocol file"), "\(result.stderr)")
-        // A copy elsewhere is known by its opening: its $schema first.
-        try FileManager.default.copyItem(atPath: Repository.path("protocols/tiny-target.json"), toPath: folder.path("copy.json"))
-        #expect(try Checkrun.run(["export", "--db", "a.sqlite", "--out", "copy.json"], in: folder.path).status == 2)
+        // A copy elsewhere is known by its opening: its $schema, after a byte order mark, or
+        // not the first member.
+        let text = try Repository.text("protocols/tiny-target.json")
+        try folder.write("copy.json", text)
+        try folder.write("bom.json", "\u{FEFF}" + text)
+        try folder.write("second.json", text.replacingOccurrences(of: "{\n  \"$schema\"", with: "{\n  \"note\": \"x\",\n  \"$schema\""))
+        for copy in ["copy.json", "bom.json", "second.json"] {
+            #expect(try Checkrun.run(["export", "--db", "a.sqlite", "--out", copy], in: folder.path).status == 2, "\(copy)")
+        }
     }
 
     /// An export quotes the protocol texts near its start, yet is no protocol file: exporting

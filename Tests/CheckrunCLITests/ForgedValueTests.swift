@@ -77,6 +77,30 @@ import Testing
         }
     }
 
+    /// A draft check's failure is saved before its notes are asked: a walk stopped there holds
+    /// a failure without a reason, which is no forgery. `verify` and `report` accept it, and
+    /// `resume` asks for the notes rather than calling the session complete.
+    @Test func aDraftFailureStoppedBeforeItsNotesIsNoForgery() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("p/draft.json", """
+            {"id": "draft", "title": "Draft", "status": "draft", "source": "x.txt", "wcag": ["2.5.8"], "checks": [
+              {"id": "one", "profile": "VoiceOver", "task": "look around", "expected": [], "review": "draft"}]}
+            """)
+        func checkrun(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+            try Checkrun.run(arguments + ["--protocols", folder.path("p")], in: folder.path, input: input)
+        }
+        let walked = try checkrun(["run", "--release", "1", "--build", "1", "--check", "draft/one"], input: "t 0:30\nf\n")
+        #expect(walked.status == 1 && walked.stdout.contains("Notes (required"), "\(walked.stdout)")
+        #expect(try checkrun(["verify"]).status == 0)
+        #expect(try checkrun(["report", "--release", "1"]).status == 0)
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        let session = try #require(try store.sessionSummaries().first?.session)
+        store.close()
+        let resumed = try checkrun(["resume", session.shortID], input: "it read the wrong label\n")
+        #expect(resumed.stdout.contains("Notes saved: it read the wrong label") && !resumed.stdout.contains("is complete"), "\(resumed.stdout)")
+    }
+
     /// Replaces text in the first record's payload and recomputes its hash: the chain holds.
     static func forge(_ path: String, replacing old: String, with new: String) throws {
         let store = try ResultStore(path: path, access: .existingOnly)

@@ -19,7 +19,7 @@ import Testing
         (["--os", "18.1\u{202E}"], "--os holds a line break, a control character or a direction mark"),
         (["--release", "2.4\u{FFFD}"], "--release holds bytes that are not UTF-8 text"),
         (["--release", "2.4\u{FEFF}"], "--release holds an invisible character (U+FEFF)"),
-        (["--device", "iPad\u{200E}"], "--device holds a line break, a control character or a direction mark (iPad\\u{200E})"),
+        (["--device", "iPad\u{200E}"], "--device holds an invisible character (U+200E)"),
         (["--build", "3\u{AD}11"], "--build holds an invisible character (U+AD)"),
     ])
     func recordRefusesALabelThatWouldMisfileOrForgeALine(label: [String], message: String) throws {

@@ -139,6 +139,30 @@ import Testing
         #expect(cited.problems.contains { $0.session == moved.id }, "\(sql): \(cited.problems)")
     }
 
+    /// Moving a session out with its first record's link rewritten to the edited details (one
+    /// statement more, no hash to compute but the session's) is named too: the first record's
+    /// own hash no longer matches.
+    @Test(arguments: TestEngine.available)
+    func aSessionMovedWithItsFirstLinkRewrittenIsNamed(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        try Self.twoAttempts(at: database.address)
+        let store = try ResultStore(path: database.address, access: .existingOnly)
+        defer { store.close() }
+        let moved = Session(release: "2.4", build: "312", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_001_000))
+        try store.insert(moved)
+        var result = CheckResult(sessionID: moved.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 2,
+                                 startedAt: Date(timeIntervalSince1970: 1_800_001_001))
+        result.outcomes = [OutcomeAnswer(.fail, note: "missed", answeredAt: Date(timeIntervalSince1970: 1_800_001_010))]
+        result.verdict = .fail
+        try store.save(result)
+        var relabelled = moved
+        relabelled.release = "2.3"
+        try database.tamper("UPDATE sessions SET release = '2.3' WHERE build = '312'; UPDATE records SET previous_hash = '\(relabelled.digest)' WHERE sequence = 1 AND session_id IN (SELECT id FROM sessions WHERE build = '312')")
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
+        #expect(cited.problems.contains { $0.session == moved.id }, "\(cited.problems)")
+    }
+
     /// The problems a report of release 2.4 would state.
     static func reportProblems(_ store: ResultStore) throws -> [VerificationProblem] {
         let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)

@@ -72,11 +72,11 @@ struct ResumeCommand: CheckrunCommand {
             context.print("Every check of session \(session.shortID) that can be walked here is done, but \(walk.leftOutCount) of its checks were left out (see the warning above), so it stays unfinished. Resume it with the protocol folder it was walked with: \(context.resumeCommand(session.shortID))")
             return 0
         }
-        // Every check of the plan has a verdict in its latest attempt: done, as `sessions` and
-        // `run` count it, a result given with `record` (a verdict, no time) included, though
-        // the walk would ask its steps again.
-        let complete = !session.plan.isEmpty && session.plan.allSatisfy { name in
-            results.filter { $0.check == name }.max { $0.attempt < $1.attempt }?.verdict != nil
+        // A result given with `record` (a verdict, no time) is done, as `sessions` and `run`
+        // count it, though the walk would ask its steps again; one the judge would refuse as it
+        // stands (a draft check's failure whose notes were not given yet) is walked on.
+        let complete = walk.results.indices.allSatisfy { index in
+            walk.isDone(index) || walk.results[index].verdict != nil && Judgement.contradictions(of: walk.results[index], against: plan[index].check).isEmpty
         }
         if walk.isFinished || complete && walk.leftOutCount == 0 {
             let device = session.device.isEmpty ? "" : " --device \(CommandContext.shellQuoted(session.device))"

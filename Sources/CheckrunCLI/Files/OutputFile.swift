@@ -14,19 +14,23 @@ enum OutputFile {
         context.printError("Wrote \(path).")
     }
 
-    /// Whether a file's opening is a protocol file's: a JSON object whose first member is its
-    /// `$schema`, naming protocol.schema.json. An export or a report that quotes a protocol
-    /// text further on is not one, and may be written over.
+    /// Whether a file's opening is a protocol file's: it names protocol.schema.json as its
+    /// `$schema`, whichever member that is and after a byte order mark. In JSON a key's quotes
+    /// are bare; an export or a report that quotes a protocol's text holds them escaped
+    /// (`\"$schema\"`), so it is not one, and may be written over.
     static func opensAsProtocol(_ start: String) -> Bool {
         var rest = Substring(start)
-        func skip(_ token: String) -> Bool {
-            rest = rest.drop { $0.isWhitespace }
-            guard rest.hasPrefix(token) else { return false }
-            rest = rest.dropFirst(token.count)
-            return true
+        while let key = rest.range(of: "\"$schema\"") {
+            let escaped = rest[..<key.lowerBound].last == "\\"
+            rest = rest[key.upperBound...]
+            guard !escaped else { continue }
+            var value = rest.drop { $0.isWhitespace }
+            guard value.first == ":" else { continue }
+            value = value.dropFirst().drop { $0.isWhitespace }
+            guard value.first == "\"" else { continue }
+            if value.dropFirst().prefix(while: { $0 != "\"" }).hasSuffix("protocol.schema.json") { return true }
         }
-        guard skip("{"), skip("\"$schema\""), skip(":"), skip("\"") else { return false }
-        return rest.prefix { $0 != "\"" }.hasSuffix("protocol.schema.json")
+        return false
     }
 
     /// Refuses an `--out` that cannot name a file before any work is done, so a long report

@@ -28,10 +28,7 @@ extension WalkRunner {
                 + "To stop, press Control-C; everything before this answer is saved, and you can resume with: \(resumeHint)")
         SignalTrap.install(message: TerminalText(
             "\nStopped while waiting for the database: the last answer is not saved; everything before it is. Resume with: \(resumeHint)\n").rendered)
-        defer {
-            SignalTrap.install(message: interruptedMessage)
-            store.waitWhenBusy(seconds: Self.busyBeforeSaying)
-        }
+        defer { SignalTrap.install(message: interruptedMessage) }
         // Short waits, so Ctrl-C (held back while a save runs) ends the wait within a second.
         store.waitWhenBusy(seconds: 1)
         while true {

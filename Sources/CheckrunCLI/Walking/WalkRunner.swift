@@ -42,8 +42,6 @@ struct WalkRunner {
         let reader = InputReader()
         SignalTrap.install(message: interruptedMessage)
         defer { terminal?.restore() }
-        // A file another checkrun holds is said within seconds, then waited for (`waitWhileBusy`).
-        if store.engine == .sqlite { store.waitWhenBusy(seconds: Self.busyBeforeSaying) }
 
         emit(walk.introduce())
         var ending = Ending.finished
@@ -154,6 +152,11 @@ struct WalkRunner {
     }
 
     private mutating func save(_ result: CheckResult) throws {
+        // A file another checkrun holds is said within seconds, then waited for (`waitWhileBusy`);
+        // every other write of the walk (an attachment, the session's end) waits as any writer does.
+        let file = store.engine == .sqlite
+        if file { store.waitWhenBusy(seconds: Self.busyBeforeSaying) }
+        defer { if file { store.waitWhenBusy(seconds: Database.busySeconds) } }
         do {
             try SignalTrap.deferringSignals { try store.save(result, over: seen[result.id]) }
         } catch let error as StoreError where error.connectionLost {

@@ -8,34 +8,44 @@ package enum Judgement {
     package static func contradictions(of result: CheckResult, against check: Check?) -> [String] {
         var found: [String] = []
         if let check { found += countProblems(result, check) }
-        let failedOutcomes = result.outcomes.enumerated().filter { $0.element?.verdict == .fail }.map { $0.offset + 1 }
         let overCeiling = check.map { overCeilingCounters(result, $0) } ?? []
-        switch result.verdict {
-        case .pass?:
-            if !failedOutcomes.isEmpty {
-                found.append("the verdict is pass, but expected outcome \(failedOutcomes.map(String.init).joined(separator: ", ")) failed")
-            }
-            if !overCeiling.isEmpty {
-                found.append("the verdict is pass, but \(overCeiling.joined(separator: " and ")) is above its ceiling")
-            }
-        case .fail?:
+        if result.verdict == .pass, !overCeiling.isEmpty {
+            found.append("the verdict is pass, but \(overCeiling.joined(separator: " and ")) is above its ceiling")
+        }
+        if result.verdict == .fail {
             let notes = result.notes?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            if failedOutcomes.isEmpty && overCeiling.isEmpty && notes.isEmpty {
+            if failedOutcomes(result).isEmpty && overCeiling.isEmpty && notes.isEmpty {
                 found.append("the verdict is fail, but no expected outcome failed, no count is over its ceiling and there are no notes saying why")
             } else if let check, result.needsNotes(check), notes.isEmpty {
                 found.append("something failed that no note explains; notes are required")
             }
-        case .blocked?:
-            if (result.blockedReason ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                found.append("a blocked result needs the reason it could not be done")
-            }
-        case .skipped?, nil:
-            break
+        }
+        return found + forgeries(of: result)
+    }
+
+    /// The contradictions no record checkrun saves can hold, even of a walk stopped midway (a
+    /// draft check's failure is saved before its notes are asked, so a failure without a
+    /// reason is not among them): a pass beside a failed outcome, a block without its reason,
+    /// a reason on a result that is not blocked. Such a record was forged, its hash with it;
+    /// `verify` and the reports name it.
+    package static func forgeries(of result: CheckResult) -> [String] {
+        var found: [String] = []
+        let failed = failedOutcomes(result)
+        if result.verdict == .pass, !failed.isEmpty {
+            found.append("the verdict is pass, but expected outcome \(failed.map(String.init).joined(separator: ", ")) failed")
+        }
+        if result.verdict == .blocked, (result.blockedReason ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            found.append("a blocked result needs the reason it could not be done")
         }
         if let verdict = result.verdict, verdict != .blocked, result.blockedReason != nil {
             found.append("the result is not blocked, but it still carries a blocked reason")
         }
         return found
+    }
+
+    /// The places (from 1) of the outcomes answered fail.
+    private static func failedOutcomes(_ result: CheckResult) -> [Int] {
+        result.outcomes.enumerated().filter { $0.element?.verdict == .fail }.map { $0.offset + 1 }
     }
 
     /// Counts beyond what an outcome allows, and outcome verdicts their own counts contradict.

@@ -31,3 +31,15 @@ package struct Session: Sendable, Equatable {
     /// The first eight hex digits of the id: what a tester types to resume.
     package var shortID: String { String(id.lowercasedText.prefix(8)) }
 }
+
+extension Session {
+    /// The plan as the store keeps it: compact JSON, a list of check names.
+    package static func storedPlan(_ plan: [String]) -> String {
+        JSONWriter.compact(.array(plan.map { JSONNode(.string($0)) }))
+    }
+
+    /// The plan a stored plan text holds (nothing, when it is not a list of names).
+    package static func plan(stored text: String) -> [String] {
+        ((try? JSONParser.parse(text))?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}

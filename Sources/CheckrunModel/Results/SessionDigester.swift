@@ -30,7 +30,7 @@ package struct SessionDigester {
 
     private mutating func entry(_ text: String) -> (plan: [String], layout: [UInt8]) {
         if let known = plans[text] { return known }
-        let plan = ((try? JSONParser.parse(text))?.arrayValue ?? []).compactMap(\.stringValue)
+        let plan = Session.plan(stored: text)
         // The array as the writer lays it out at the plan's place (one level in), cut out of
         // an object holding it alone.
         let alone = Array(JSONWriter.write(.object([JSONMember("plan", JSONNode(.array(plan.map { JSONNode(.string($0)) })))])).utf8)

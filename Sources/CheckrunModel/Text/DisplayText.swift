@@ -44,20 +44,20 @@ package enum DisplayText {
     }
 
     /// What is shown as a `\u{…}` mark: control characters (C0, DEL, C1), line and paragraph
-    /// separators, and every invisible direction control (embeddings, overrides, isolates, the
-    /// left-to-right, right-to-left and Arabic letter marks), which could reorder what a
-    /// terminal shows.
+    /// separators, and the direction controls that reorder text (embeddings, overrides,
+    /// isolates). The left-to-right, right-to-left and Arabic letter marks are left as they
+    /// are: they belong to correct Hebrew and Arabic text and move nothing across them.
     static func isMarked(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }
 
-    /// The UTF-8 lead bytes of the marked characters above U+007F (C2: C1 controls; D8: U+061C;
-    /// E2: U+200E to U+2069).
+    /// The UTF-8 lead bytes of the marked characters above U+007F (C2: C1 controls; E2: U+2028
+    /// to U+2069).
     @inline(__always) private static func isMarkLead(_ byte: UInt8) -> Bool {
-        byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+        byte == 0xC2 || byte == 0xE2
     }
 
     /// A neutralised text cut to `limit` characters, saying how much was left out.

@@ -81,4 +81,12 @@ enum PostgresStatements {
         WHERE r.verdict IS NOT NULL
         ORDER BY r.check_name, r.updated_at, r.attempt
         """
+
+    /// `ResultStore.sessionsWithFirstRecords`: the server joins each session's first record
+    /// in one pass (five subqueries were five probes a session).
+    static let sessionsWithFirstRecords = """
+        SELECT \(ResultStore.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+            r.previous_hash, r.kind, r.reason, r.payload, r.hash
+        FROM sessions s LEFT JOIN records r ON r.session_id = s.id AND r.sequence = 1
+        """
 }

@@ -31,7 +31,7 @@ extension ResultStore {
                let difference = Self.difference(between: result, andRecorded: record.payload, sessionID: result.sessionID) {
                 problems.append(VerificationProblem(session: result.sessionID, sequence: record.sequence,
                                                     message: VerificationProblem.tableDiffers(result.check, difference)))
-            } else if case let contradictions = Judgement.contradictions(of: result, against: nil), !contradictions.isEmpty {
+            } else if case let contradictions = Judgement.forgeries(of: result), !contradictions.isEmpty {
                 // The same result as its record: one `merge` would refuse was forged, hash and all.
                 problems.append(VerificationProblem(session: result.sessionID, sequence: record.sequence,
                                                     message: VerificationProblem.contradicts(result.check, contradictions)))

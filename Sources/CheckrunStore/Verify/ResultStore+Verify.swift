@@ -192,7 +192,7 @@ extension ResultStore {
             // The judge `merge` applies: a result that contradicts itself is never written, so
             // its record was forged, hash and all. In full, the tables' result is the record's.
             if let whole = recorded ?? (tables.depth == .everything ? result : nil) {
-                let contradictions = Judgement.contradictions(of: whole, against: nil)
+                let contradictions = Judgement.forgeries(of: whole)
                 if !contradictions.isEmpty { add(latest.sequence, VerificationProblem.contradicts(whole.check, contradictions)) }
             }
             let amended = chain.amendments[result.id] ?? (0, nil)
