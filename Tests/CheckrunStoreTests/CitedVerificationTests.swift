@@ -123,15 +123,7 @@ import Testing
         try Self.twoAttempts(at: database.address)
         let store = try ResultStore(path: database.address, access: .existingOnly)
         defer { store.close() }
-        let moved = Session(release: "2.4", build: "312", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_001_000))
-        try store.insert(moved)
-        for attempt in 1...2 {
-            var result = CheckResult(sessionID: moved.id, check: "p/c", protocolHash: "h", attempt: attempt, outcomeCount: 2,
-                                     startedAt: Date(timeIntervalSince1970: 1_800_001_000 + Double(attempt)))
-            result.outcomes = [OutcomeAnswer(.fail, note: "missed", answeredAt: Date(timeIntervalSince1970: 1_800_001_010))]
-            result.verdict = .fail
-            try store.save(result)
-        }
+        let moved = try Self.failingSession(build: "312", attempts: 2, in: store)
         try store.insert(Session(release: "2.3", build: "1", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_002_000)))
         #expect(try Self.reportProblems(store).isEmpty, "another release's session, and a walk not answered yet, are not edits")
         try database.tamper(sql)
@@ -149,18 +141,26 @@ import Testing
         try Self.twoAttempts(at: database.address)
         let store = try ResultStore(path: database.address, access: .existingOnly)
         defer { store.close() }
-        let moved = Session(release: "2.4", build: "312", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_001_000))
-        try store.insert(moved)
-        var result = CheckResult(sessionID: moved.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 2,
-                                 startedAt: Date(timeIntervalSince1970: 1_800_001_001))
-        result.outcomes = [OutcomeAnswer(.fail, note: "missed", answeredAt: Date(timeIntervalSince1970: 1_800_001_010))]
-        result.verdict = .fail
-        try store.save(result)
+        let moved = try Self.failingSession(build: "312", attempts: 1, in: store)
         var relabelled = moved
         relabelled.release = "2.3"
         try database.tamper("UPDATE sessions SET release = '2.3' WHERE build = '312'; UPDATE records SET previous_hash = '\(relabelled.digest)' WHERE sequence = 1 AND session_id IN (SELECT id FROM sessions WHERE build = '312')")
         let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
         #expect(cited.problems.contains { $0.session == moved.id }, "\(cited.problems)")
+    }
+
+    /// A session of release 2.4 whose attempts at p/c all failed: the one an edit would move out.
+    static func failingSession(build: String, attempts: Int, in store: ResultStore) throws -> Session {
+        let session = Session(release: "2.4", build: build, device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_001_000))
+        try store.insert(session)
+        for attempt in 1...attempts {
+            var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: attempt, outcomeCount: 2,
+                                     startedAt: Date(timeIntervalSince1970: 1_800_001_000 + Double(attempt)))
+            result.outcomes = [OutcomeAnswer(.fail, note: "missed", answeredAt: Date(timeIntervalSince1970: 1_800_001_010))]
+            result.verdict = .fail
+            try store.save(result)
+        }
+        return session
     }
 
     /// The problems a report of release 2.4 would state.

@@ -22,47 +22,54 @@ extension WalkRunner {
     /// and saved once the file is free, however long that takes, and the walk says so once;
     /// Ctrl-C ends the wait within a second, saying the answer is not saved.
     func waitWhileBusy(thenSave result: CheckResult, over seen: String?) throws {
-        context.printError(
-            "The database \(context.databaseName) is busy: another checkrun is writing to it, so this answer is not saved yet. "
-                + "Waiting for it to finish; the answer is saved then, and the walk goes on. "
-                + "To stop, press Control-C; everything before this answer is saved, and you can resume with: \(resumeHint)")
-        SignalTrap.install(message: TerminalText(
-            "\nStopped while waiting for the database: the last answer is not saved; everything before it is. Resume with: \(resumeHint)\n").rendered)
-        defer { SignalTrap.install(message: interruptedMessage) }
         // Short waits, so Ctrl-C (held back while a save runs) ends the wait within a second.
         store.waitWhenBusy(seconds: 1)
-        while true {
-            do {
-                try SignalTrap.deferringSignals { try store.save(result, over: seen) }
-                break
-            } catch let error as StoreError where error.isBusy {
-                continue
-            } catch let changed as ResultChangedElsewhere {
-                throw changed
-            } catch {
-                throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
-            }
-        }
-        context.printError("The database is free again, and the answer is saved.")
+        try keepTrying({ try SignalTrap.deferringSignals { try store.save(result, over: seen) } }, while: \.isBusy,
+            waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so this answer is not saved yet. "
+                + "Waiting for it to finish; the answer is saved then, and the walk goes on. "
+                + "To stop, press Control-C; everything before this answer is saved, and you can resume with: \(resumeHint)",
+            stopped: stoppedWhileWaiting(for: nil),
+            done: "The database is free again, and the answer is saved.")
     }
 
     func waitForTheServer(thenSave result: CheckResult, over seen: String?, lost: StoreError) throws {
-        context.printError(
-            "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.serverSaid ?? lost.message)). "
-                + "Waiting for the server to come back, trying again every 2 seconds; the walk goes on once the answer is saved. "
-                + "To stop, press Control-C; the session can be resumed later, without this answer, with: \(resumeHint)")
-        // Ctrl-C while waiting must not claim the answer was saved.
-        SignalTrap.install(message: TerminalText(
-            "\nStopped while waiting for the server: the last answer may not be saved (resume shows whether it is); everything before it is. Resume with: \(resumeHint)\n").rendered)
-        defer { SignalTrap.install(message: interruptedMessage) }
-        while true {
+        try keepTrying({
             // Signals are not held back here: Ctrl-C ends the wait at once.
             usleep(Self.reconnectPause)
+            try store.reconnect()
+            try SignalTrap.deferringSignals { try store.saveAfterLostConnection(result, over: seen) }
+        }, while: \.connectionLost,
+            waiting: "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.serverSaid ?? lost.message)). "
+                + "Waiting for the server to come back, trying again every 2 seconds; the walk goes on once the answer is saved. "
+                + "To stop, press Control-C; the session can be resumed later, without this answer, with: \(resumeHint)",
+            stopped: stoppedWhileWaiting(for: lost),
+            done: "The results server is back, and the answer is saved.")
+    }
+
+    /// What Ctrl-C says while the answer waits: for the server (`lost`, its connection gone),
+    /// that it may not be saved; for a file another checkrun holds, that it is not. Never that
+    /// it was saved.
+    func stoppedWhileWaiting(for lost: StoreError?) -> String {
+        let what = lost?.connectionLost == true
+            ? "Stopped while waiting for the server: the last answer may not be saved (resume shows whether it is); everything before it is."
+            : "Stopped while waiting for the database: the last answer is not saved; everything before it is."
+        return TerminalText("\n\(what) Resume with: \(resumeHint)\n").rendered
+    }
+
+    /// Says why the answer waits, tries `attempt` again for as long as its error is the wait's
+    /// (`stillWaiting`), and says when it is saved; Ctrl-C while it waits says `stopped`
+    /// (see `stoppedWhileWaiting`).
+    private func keepTrying(_ attempt: () throws -> Void, while stillWaiting: (StoreError) -> Bool,
+                            waiting: String, stopped: String, done: String) throws {
+        // The trap first: a Ctrl-C the moment the wait is said must not read "everything is saved".
+        SignalTrap.install(message: stopped)
+        defer { SignalTrap.install(message: interruptedMessage) }
+        context.printError(waiting)
+        while true {
             do {
-                try store.reconnect()
-                try SignalTrap.deferringSignals { try store.saveAfterLostConnection(result, over: seen) }
+                try attempt()
                 break
-            } catch let error as StoreError where error.connectionLost {
+            } catch let error as StoreError where stillWaiting(error) {
                 continue
             } catch let changed as ResultChangedElsewhere {
                 throw changed
@@ -70,6 +77,6 @@ extension WalkRunner {
                 throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
             }
         }
-        context.printError("The results server is back, and the answer is saved.")
+        context.printError(done)
     }
 }

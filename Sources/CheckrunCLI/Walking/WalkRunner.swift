@@ -158,7 +158,16 @@ struct WalkRunner {
         if file { store.waitWhenBusy(seconds: Self.busyBeforeSaying) }
         defer { if file { store.waitWhenBusy(seconds: Database.busySeconds) } }
         do {
-            try SignalTrap.deferringSignals { try store.save(result, over: seen[result.id]) }
+            try SignalTrap.deferringSignals {
+                do {
+                    try store.save(result, over: seen[result.id])
+                } catch let error as StoreError where error.connectionLost || error.isBusy {
+                    // Signals are still held: a Ctrl-C pressed during this save is said as
+                    // what it is, not as "everything answered is saved".
+                    SignalTrap.install(message: stoppedWhileWaiting(for: error))
+                    throw error
+                }
+            }
         } catch let error as StoreError where error.connectionLost {
             try waitForTheServer(thenSave: result, over: seen[result.id], lost: error)
         } catch let error as StoreError where error.isBusy {
