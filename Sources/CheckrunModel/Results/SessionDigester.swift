@@ -21,7 +21,7 @@ package struct SessionDigester {
         withoutPlan.plan = []
         var bytes = Array(withoutPlan.canonicalText.utf8)
         // Keys and labels are written quoted and escaped, so only the member itself reads so.
-        if let place = Self.find(Self.emptyPlanMember, in: bytes) {
+        if let place = bytes.withUnsafeBytes({ text in Self.emptyPlanMember.withUnsafeBytes { text.firstOffset(of: $0) } }) {
             let value = place + Self.emptyPlanMember.count - 4
             bytes.replaceSubrange(value..<value + 2, with: layout)
         }
@@ -41,12 +41,4 @@ package struct SessionDigester {
 
     private static let planOpening = Array("{\n  \"plan\": ".utf8)
     private static let emptyPlanMember = Array("\n  \"plan\": [],\n".utf8)
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<start + needle.count].elementsEqual(needle) { return start }
-        }
-        return nil
-    }
 }

@@ -29,6 +29,16 @@ extension String {
 }
 
 extension UnsafeRawBufferPointer {
+    /// Where `needle` first stands in these bytes, or nil: a byte search, for text read in
+    /// place (a record's payload) without making it a string.
+    package func firstOffset(of needle: UnsafeRawBufferPointer) -> Int? {
+        guard let first = needle.first, needle.count <= count else { return needle.isEmpty ? 0 : nil }
+        for start in 0...(count - needle.count) where self[start] == first {
+            if UnsafeRawBufferPointer(rebasing: self[start..<start + needle.count]).hasSameBytes(as: needle) { return start }
+        }
+        return nil
+    }
+
     /// Whether the two buffers hold the same bytes (two empty ones do, wherever they point).
     package func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         guard count == other.count else { return false }

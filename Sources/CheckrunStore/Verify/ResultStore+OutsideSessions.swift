@@ -7,9 +7,11 @@ extension ResultStore {
     /// build or device was edited no longer shows among the sessions cited, and a session row
     /// deleted takes its results out of every query; either would hide a failure while the
     /// chains cited stay whole. So every other session's details are compared with the hash its
-    /// first record was chained to (one index probe a session), and, in a file, records and
-    /// results left without a session are looked for (a server's foreign keys refuse them;
-    /// the sqlite3 shell does not enforce SQLite's).
+    /// first record was chained to, and that record's own hash checked (its link alone could be
+    /// rewritten in one statement); in a file, records and results left without a session are
+    /// looked for (a server's foreign keys refuse them; the sqlite3 shell does not enforce
+    /// SQLite's). A session moved with its whole chain rewritten is beyond any check without a
+    /// key: a kept report's pins find it (`problems(against:)`).
     func outsideSessionProblems(cited: Set<UUID>) throws -> [VerificationProblem] {
         // One snapshot for the scan and every probe after it: a walk giving its first answer
         // meanwhile must not read as a session whose first record was deleted.
@@ -29,8 +31,6 @@ extension ResultStore {
             let session = Session(id: id, release: row.string(1) ?? "", build: row.string(2) ?? "", device: row.string(3) ?? "",
                                   osVersion: row.string(4) ?? "", tester: row.string(5) ?? "", plan: digester.plan(stored: storedPlan),
                                   startedAt: row.date(7) ?? Date(timeIntervalSince1970: 0), finishedAt: row.date(8))
-            // The first record's own hash too: its link alone could be rewritten to the edited
-            // details in one statement.
             if !first.hasSameBytes(as: digester.digest(of: session, storedPlan: storedPlan)) || !Self.firstRecordIntact(row) {
                 problems.append(VerificationProblem(session: id, sequence: 1, message: Self.sessionDetailsChanged
                     + ", perhaps to move it out of what this covers (it now reads release \(DisplayText.preview(session.release, limit: 40)), build \(DisplayText.preview(session.build, limit: 40)))"))

@@ -65,13 +65,7 @@ struct SessionTables {
     /// as checkrun writes them, which no text value can hold (its quotes are escaped).
     static func holdsFailedOutcome(_ payload: UnsafeRawBufferPointer, _ members: PayloadMembers) -> Bool {
         let outcomes = UnsafeRawBufferPointer(rebasing: payload[members.outcomes..<members.counters])
-        return failedAnswer.withUnsafeBytes { key in
-            guard outcomes.count >= key.count else { return false }
-            for start in 0...(outcomes.count - key.count) where outcomes[start] == key[0] {
-                if UnsafeRawBufferPointer(rebasing: outcomes[start..<start + key.count]).hasSameBytes(as: key) { return true }
-            }
-            return false
-        }
+        return failedAnswer.withUnsafeBytes { outcomes.firstOffset(of: $0) != nil }
     }
 
     private static let failedAnswer = Array("\"verdict\": \"fail\"".utf8)
