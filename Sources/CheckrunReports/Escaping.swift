@@ -80,9 +80,7 @@ enum Escaping {
     static func csv(_ text: String, isNumber: Bool = false) -> String {
         // Control characters and escape sequences become visible marks, as in every other
         // format: a file shown with `cat`, or a spreadsheet cell, is no place for them.
-        // CR is kept with LF and tab: a note's CRLF is a line break a spreadsheet reads.
-        var value = text.unicodeScalars.split(separator: "\r", omittingEmptySubsequences: false)
-            .map { DisplayText.terminalSafe(String(String.UnicodeScalarView($0))) }.joined(separator: "\r")
+        var value = DisplayText.terminalSafe(text, keepingCarriageReturns: true)
         if !isNumber, let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             value = "'" + value
         }

@@ -261,12 +261,17 @@ import Glibc
 }
 
 extension WalkTerminalTests {
+    /// A walk of build `build` of release 1 with no device or tester given, nor $USER: it asks.
+    func walkAskingForLabels(build: String, in folder: TemporaryFolder) throws -> PseudoTerminal {
+        try PseudoTerminal(["run", "--release", "1", "--build", build, "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
+                           directory: folder.path, environment: ["USER": ""])
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aWalkAtATerminalAsksForDeviceAndTesterOfferingTheLastOnes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let first = try PseudoTerminal(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
-                                       directory: folder.path, environment: ["USER": ""])
+        let first = try walkAskingForLabels(build: "1", in: folder)
         try first.expect("Device (? for help): ")
         first.sendLine("")
         try first.expect("Name the device, e.g. iPhone 15")
@@ -276,8 +281,7 @@ extension WalkTerminalTests {
         try first.expect("Press Enter to start")
         first.sendLine("q")
         _ = first.waitForExit()
-        let second = try PseudoTerminal(["run", "--release", "1", "--build", "2", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
-                                        directory: folder.path, environment: ["USER": ""])
+        let second = try walkAskingForLabels(build: "2", in: folder)
         try second.expect("Device (Enter for iPad mini, iPadOS 18; ? for help): ")
         second.sendLine("")
         try second.expect("Tester (Enter for Ana; ? for help): ")
@@ -290,8 +294,7 @@ extension WalkTerminalTests {
         let raw = try Database(path: folder.path("db.sqlite"))
         try raw.execute("UPDATE sessions SET device = 'iPh' || char(27) || '[31m'")
         raw.close()
-        let third = try PseudoTerminal(["run", "--release", "1", "--build", "3", "--check", "tiny-target/touch-one-hand", "--protocols", protocols, "--db", folder.path("db.sqlite")],
-                                       directory: folder.path, environment: ["USER": ""])
+        let third = try walkAskingForLabels(build: "3", in: folder)
         try third.expect("Device (? for help): ")
         third.sendLine("iPhone")
         try third.expect("Tester (Enter for Ana; ? for help): ")

@@ -20,14 +20,16 @@ package enum DisplayText {
 
     /// Text for a terminal that keeps its line breaks and tabs (a report, a list, a message of
     /// several lines) and shows every other control character, escape sequence, C1 control and
-    /// line or bidirectional mark as a visible `\u{…}` mark.
-    package static func terminalSafe(_ text: String) -> String {
-        let needsPass = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || isMarkLead($0) }
+    /// line or bidirectional mark as a visible `\u{…}` mark. `keepingCarriageReturns` keeps CR
+    /// as well, for a CSV cell, where a note's CRLF is a line break a spreadsheet reads.
+    package static func terminalSafe(_ text: String, keepingCarriageReturns: Bool = false) -> String {
+        let kept = { (byte: UInt32) in byte == 0x0A || byte == 0x09 || keepingCarriageReturns && byte == 0x0D }
+        let needsPass = text.utf8.contains { ($0 < 0x20 && !kept(UInt32($0))) || $0 == 0x7F || isMarkLead($0) }
         if !needsPass { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x09, 0x0A: result.unicodeScalars.append(scalar)
+            case _ where kept(scalar.value): result.unicodeScalars.append(scalar)
             case _ where isMarked(scalar):
                 result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default:
