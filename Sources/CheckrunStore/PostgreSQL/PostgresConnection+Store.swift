@@ -19,8 +19,11 @@ extension PostgresConnection: StoreConnection {
         try exec(sql)
     }
 
+    /// Inside a write transaction the statement is held and goes with the next read or the
+    /// COMMIT (`hold`); outside one it runs at once.
     func run(_ sql: String, _ values: [SQLValue]) throws {
-        try withResult(sql, values) { _ in }
+        guard transactionDepth > 0 else { return try withResult(sql, values) { _ in } }
+        hold(try spelled(sql), try Self.texts(of: values))
     }
 
     func forEach(_ sql: String, _ values: [SQLValue], _ read: (Row) throws -> Void) throws {
@@ -46,6 +49,7 @@ extension PostgresConnection: StoreConnection {
                 try exec("RELEASE SAVEPOINT \(savepoint)")
                 return value
             } catch {
+                held.removeAll()
                 try? exec("ROLLBACK TO SAVEPOINT \(savepoint)")
                 try? exec("RELEASE SAVEPOINT \(savepoint)")
                 throw error
@@ -54,11 +58,12 @@ extension PostgresConnection: StoreConnection {
         transactionDepth = 1
         defer { transactionDepth = 0 }
         do {
-            try beginWriting(scope)
+            beginWriting(scope)
             let value = try body()
-            try exec("COMMIT")
+            try commit()
             return value
         } catch {
+            held.removeAll()
             try? exec("ROLLBACK")
             throw error
         }
@@ -70,30 +75,33 @@ extension PostgresConnection: StoreConnection {
         transactionDepth = 1
         defer { transactionDepth = 0 }
         do {
-            try beginWriting(.everything)
+            beginWriting(.everything)
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
-                try exec("COMMIT")
-                try beginWriting(.everything)
+                try commit()
+                beginWriting(.everything)
                 started = Date()
             }
-            try exec("COMMIT")
+            try commit()
             return value
         } catch {
+            held.removeAll()
             try? exec("ROLLBACK")
             throw error
         }
     }
 
-    /// BEGIN and the locks in one trip to the server (the keys are numbers checkrun makes).
-    private func beginWriting(_ scope: WriteScope) throws {
+    /// BEGIN and the locks, held to go with the transaction's first read or its COMMIT (the
+    /// keys are numbers checkrun makes).
+    private func beginWriting(_ scope: WriteScope) {
+        hold("BEGIN", [])
         switch scope {
         case .everything:
-            try exec("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+            hold("SELECT pg_advisory_xact_lock($1)", [String(Self.writeLockKey)])
         case .session(let id):
-            try exec("BEGIN; SELECT pg_advisory_xact_lock_shared(\(Self.writeLockKey)), pg_advisory_xact_lock(\(Self.lockKey(of: id.storageText)))")
+            hold("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)", [String(Self.writeLockKey), String(Self.lockKey(of: id.storageText))])
         case .attachment(let hash):
-            try exec("BEGIN; SELECT pg_advisory_xact_lock_shared(\(Self.writeLockKey)), pg_advisory_xact_lock(\(Self.lockKey(of: "attachment " + hash)))")
+            hold("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)", [String(Self.writeLockKey), String(Self.lockKey(of: "attachment " + hash))])
         }
     }
 
@@ -115,7 +123,13 @@ extension PostgresConnection: StoreConnection {
 
     /// Runs one statement with its values bound as text and hands its result over.
     private func withResult(_ sql: String, _ values: [SQLValue], _ body: (OpaquePointer) throws -> Void) throws {
-        let translated = try spelled(sql)
+        let result = try execute(try spelled(sql), try Self.texts(of: values))
+        defer { PQclear(result) }
+        try body(result)
+    }
+
+    /// Values as libpq takes them: text, nil for NULL.
+    private static func texts(of values: [SQLValue]) throws -> [String?] {
         var texts: [String?] = []
         texts.reserveCapacity(values.count)
         for value in values {
@@ -131,9 +145,7 @@ extension PostgresConnection: StoreConnection {
                 texts.append(text)
             }
         }
-        let result = try execute(translated, texts)
-        defer { PQclear(result) }
-        try body(result)
+        return texts
     }
 }
 #endif

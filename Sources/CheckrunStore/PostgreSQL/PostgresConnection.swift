@@ -7,13 +7,15 @@ import Foundation
 /// always bound (`PQexecParams`), and every error names the server by its address with any
 /// password masked. Connection settings (TLS, `.pgpass`, `PG*` variables) are libpq's own.
 package final class PostgresConnection {
-    private var handle: OpaquePointer?
+    var handle: OpaquePointer?
     /// The address as messages show it: no password.
     package let name: String
     var transactionDepth = 0
     private var spellings: [String: String] = [:]
     /// Statements prepared on this connection, by text: the server parses and plans each once.
     private var prepared: [String: String] = [:]
+    /// A write transaction's statements whose results nobody reads, not sent yet (`hold`).
+    var held: [HeldStatement] = []
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)
@@ -61,6 +63,7 @@ package final class PostgresConnection {
     /// Connects again with the same settings (libpq's PQreset); throws while the server is away.
     func reconnect() throws {
         transactionDepth = 0
+        held.removeAll()
         spellings.removeAll()
         prepared.removeAll()
         PQreset(handle)
@@ -71,6 +74,7 @@ package final class PostgresConnection {
     }
 
     func close() {
+        held.removeAll()
         PQfinish(handle)
         handle = nil
     }
@@ -92,16 +96,20 @@ package final class PostgresConnection {
         }
     }
 
-    /// Runs SQL text without parameters (several statements may be given).
+    /// Runs SQL text without parameters (several statements may be given), after any
+    /// statements held.
     func exec(_ sql: String) throws(StoreError) {
+        if !held.isEmpty { try sendHeld() }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
     }
 
     /// Runs one statement (already in PostgreSQL's spelling) and returns its result, which the
-    /// caller clears. The statement is prepared the first time this connection runs its text.
+    /// caller clears. The statement is prepared the first time this connection runs its text;
+    /// statements held go with it, in one trip.
     func execute(_ sql: String, _ parameters: [String?]) throws(StoreError) -> OpaquePointer {
+        if !held.isEmpty { return try sendHeld(then: HeldStatement(sql: sql, parameters: parameters)) }
         let statement = try preparedName(sql)
         let result = Self.withCStrings(parameters) { pointers in
             PQexecPrepared(handle, statement, Int32(pointers.count), pointers, nil, nil, 0)
@@ -116,7 +124,7 @@ package final class PostgresConnection {
         return result
     }
 
-    private func preparedName(_ sql: String) throws(StoreError) -> String {
+    func preparedName(_ sql: String) throws(StoreError) -> String {
         if let name = prepared[sql] { return name }
         let name = "checkrun\(prepared.count + 1)"
         let result = PQprepare(handle, name, sql, 0, nil)
@@ -134,7 +142,7 @@ package final class PostgresConnection {
         return translated
     }
 
-    private func check(_ result: OpaquePointer?, sql: String) throws(StoreError) {
+    func check(_ result: OpaquePointer?, sql: String) throws(StoreError) {
         let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK else { return }
         let message = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
@@ -146,7 +154,7 @@ package final class PostgresConnection {
                                     server: name, lost: lost, sql: sql)
     }
 
-    private static func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+    static func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
         let copies = values.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
         return body(copies.map { $0.map { UnsafePointer($0) } })

@@ -1,0 +1,121 @@
+#if PostgreSQL
+import CheckrunModel
+@testable import CheckrunStore
+import Foundation
+import Testing
+
+/// Statements a write transaction does not read are held and sent with the next read or the
+/// COMMIT: nothing may be saved, reported as saved, or lost differently for it.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["CHECKRUN_TEST_POSTGRES"] != nil, "needs CHECKRUN_TEST_POSTGRES (see .ci/run)"))
+struct PostgresPipelineTests {
+    let address = ProcessInfo.processInfo.environment["CHECKRUN_TEST_POSTGRES"] ?? ""
+
+    /// A table of its own for one test, dropped afterwards.
+    func withTable(_ body: (PostgresConnection, String) throws -> Void) throws {
+        let connection = try PostgresConnection(uri: address)
+        let table = "pipeline_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try connection.execute("CREATE TABLE \(table) (x BIGINT PRIMARY KEY)")
+        defer { try? PostgresConnection(uri: address).execute("DROP TABLE IF EXISTS \(table)") }
+        try body(connection, table)
+    }
+
+    func values(_ connection: PostgresConnection, _ table: String) throws -> [Int] {
+        try connection.query("SELECT x FROM \(table) ORDER BY x") { $0.int(0) ?? -1 }
+    }
+
+    @Test func heldStatementsRunInOrderBeforeTheReadThatFollowsThem() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            let seen = try connection.transaction {
+                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
+                try connection.run("UPDATE \(table) SET x = x + 1", [])
+                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
+                // BEGIN, the lock and the three statements wait for the read, to go with it.
+                #expect(connection.held.count == 5)
+                return try values(connection, table)
+            }
+            #expect(seen == [1, 2])
+            #expect(try values(connection, table) == [1, 2])
+        }
+    }
+
+    @Test func aHeldStatementThatFailsFailsTheTransactionByItsOwnWordsAndSavesNothing() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            #expect {
+                try connection.transaction {
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(3)])
+                }
+            } throws: { error in
+                let error = error as? StoreError
+                return error?.message.contains("duplicate key") == true && error?.sql?.contains("INSERT INTO \(table)") == true
+            }
+            // Nothing of it landed, and the connection works on.
+            #expect(try values(connection, table) == [])
+            try connection.transaction { try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(4)]) }
+            #expect(try values(connection, table) == [4])
+        }
+    }
+
+    @Test func aCommitTheServerTurnedIntoARollbackIsNeverTakenForOne() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            #expect {
+                try connection.transaction {
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(5)])
+                    // A failure caught inside the transaction: the server then rolls it all back.
+                    _ = try? connection.scalarInt("SELECT 1 / 0")
+                }
+            } throws: { error in
+                (error as? StoreError)?.message.contains("rolled the transaction back instead of committing it") == true
+            }
+            #expect(try values(connection, table) == [])
+        }
+    }
+
+    @Test func aTransactionGivenUpBeforeAnythingWasSentLeavesNothing() throws {
+        struct GivenUp: Error {}
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            #expect(throws: GivenUp.self) {
+                try connection.transaction {
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(7)])
+                    throw GivenUp()
+                }
+            }
+            #expect(try values(connection, table) == [])
+        }
+    }
+
+    @Test func aNestedFailureStaysInsideItsSavepoint() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            var caught = false
+            try connection.transaction {
+                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(10)])
+                do {
+                    try connection.transaction { try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(10)]) }
+                } catch {
+                    caught = true
+                }
+                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(11)])
+            }
+            #expect(caught)
+            #expect(try values(connection, table) == [10, 11])
+        }
+    }
+
+    @Test func aConnectionLostAmidHeldStatementsSaysSoAndSavesNothing() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            #expect {
+                try connection.transaction {
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(20)])
+                    try connection.run("SELECT pg_terminate_backend(pg_backend_pid())", [])
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(21)])
+                }
+            } throws: { error in
+                (error as? StoreError)?.connectionLost == true
+            }
+            try connection.reconnect()
+            #expect(try values(connection, table) == [])
+        }
+    }
+}
+#endif
