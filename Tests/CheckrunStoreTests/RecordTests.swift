@@ -117,6 +117,23 @@ import Testing
         #expect(try fixture.store.verify().problems.isEmpty)
     }
 
+    @Test(arguments: TestEngine.available) func aSessionNotAnsweredYetCountsAsAlreadyHere(engine: TestEngine) throws {
+        var source = try Fixture(engine)
+        defer { source.remove() }
+        try source.walk(results: 1)
+        try source.store.insert(Session(release: "2.4", build: "311", device: "iPad", plan: ["p/c"], startedAt: Date()))
+        let target = try Fixture(engine, name: "target.sqlite")
+        defer { target.remove() }
+        func merged() throws -> MergeSummary {
+            let reader = try ResultStore(path: source.database.address, access: .existingOnly)
+            defer { reader.close() }
+            return try target.store.merge(from: DatabaseSource(store: reader, name: "source"))
+        }
+        #expect(try merged().sessionsAdded == 2)
+        let again = try merged()
+        #expect(again.sessionsAdded == 0 && again.recordsAdded == 0 && again.sessionsUnchanged == 2, "both sessions are here, the empty one too")
+    }
+
     @Test(arguments: TestEngine.available) func exportAndMergeRoundTripWithoutLoss(engine: TestEngine) throws {
         var source = try Fixture(engine)
         defer { source.remove() }

@@ -245,7 +245,8 @@ extension ResultStore {
     private func mergeEntry(_ entry: SessionEntry, source: String, into summary: inout MergeSummary) throws {
         let incoming = entry.session
         var existingHashes: [String] = []
-        if let existing = try session(id: incoming.id) {
+        let alreadyHere = try session(id: incoming.id)
+        if let existing = alreadyHere {
             guard existing.canonicalText == incoming.canonicalText else {
                 throw MergeConflict(description: "\(source): session \(incoming.shortID) is also here with other details (release, build, device, tester or plan); nothing more was merged or overwritten")
             }
@@ -262,7 +263,8 @@ extension ResultStore {
         }
         let newRecords = entry.records.dropFirst(existingHashes.count)
         if newRecords.isEmpty {
-            if !existingHashes.isEmpty { summary.sessionsUnchanged += 1 }
+            // A session here already counts as such, records or none (a walk not answered yet).
+            if alreadyHere != nil { summary.sessionsUnchanged += 1 }
             return
         }
         if !existingHashes.isEmpty { summary.sessionsExtended += 1 }
