@@ -28,7 +28,7 @@ struct VerifyCommand: CheckrunCommand {
         let store = try context.openStore(.readOnly)
         let clock = ProgressClock()
         var report = try store.verify { count in
-            if clock.due() { context.printError("Verified about \(count) records…") }
+            if clock.due(count) { context.printError("Verified about \(count) records…") }
         }
         let checked = try pins.map { try store.problems(against: $0.chains) }
         report.problems += checked?.problems ?? []
@@ -85,15 +85,24 @@ struct VerifyCommand: CheckrunCommand {
     }
 }
 
-/// Progress at most once a second, from whichever thread reports it.
+/// Progress at most once a second, from whichever thread reports it, and only when it moved:
+/// a store of sessions not answered yet said "about 0 records" again and again.
 final class ProgressClock {
     private let lock = NSLock()
-    private var last = Date()
+    private let now: @Sendable () -> Date
+    private var last: Date
+    private var said = 0
 
-    func due() -> Bool {
+    init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+        last = now()
+    }
+
+    func due(_ count: Int) -> Bool {
         lock.withLock {
-            guard Date().timeIntervalSince(last) >= 1 else { return false }
-            last = Date()
+            guard count > said, now().timeIntervalSince(last) >= 1 else { return false }
+            last = now()
+            said = count
             return true
         }
     }
