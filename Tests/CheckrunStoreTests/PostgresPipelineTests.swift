@@ -102,6 +102,36 @@ struct PostgresPipelineTests {
         }
     }
 
+    @Test func aStatementTheServerCannotPrepareNeverTakesTheTransactionsBeginWithIt() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            var returned = false
+            do {
+                try connection.transaction {
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(30)])
+                    _ = try? connection.scalarInt("SELECT no_such_column FROM \(table)")
+                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(31)])
+                }
+                returned = true
+            } catch {}
+            // All of it or none of it; never the second insert alone, committed on its own.
+            #expect(try values(connection, table) == (returned ? [30, 31] : []))
+        }
+    }
+
+    @Test func largeValuesGoToTheServerAsTheyComeNotAtTheCommit() throws {
+        try withTable { (connection: PostgresConnection, table: String) throws in
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN bytes TEXT")
+            let piece = String(repeating: "ab", count: PostgresConnection.heldBytesLimit / 2)
+            try connection.transaction {
+                for number in 1...3 {
+                    try connection.run("INSERT INTO \(table) (x, bytes) VALUES (?, ?)", [.integer(Int64(number)), .text(piece)])
+                    #expect(connection.held.isEmpty, "a megabyte is sent at once")
+                }
+            }
+            #expect(try values(connection, table) == [1, 2, 3])
+        }
+    }
+
     @Test func aConnectionLostAmidHeldStatementsSaysSoAndSavesNothing() throws {
         try withTable { (connection: PostgresConnection, table: String) throws in
             #expect {

@@ -17,9 +17,21 @@ struct HeldStatement {
 /// transaction rolls back as a whole (the server runs nothing more of a transaction that failed,
 /// and `commit` refuses a COMMIT the server turned into a ROLLBACK).
 extension PostgresConnection {
-    /// Holds a statement until the next one is sent.
-    func hold(_ sql: String, _ parameters: [String?]) {
+    /// Holds a statement until the next one is sent; sends what is held at once when it has
+    /// grown past a megabyte of values (an attachment's pieces), so memory stays flat and the
+    /// server is never left idle in the transaction while a large file is read.
+    func hold(_ sql: String, _ parameters: [String?]) throws(StoreError) {
         held.append(HeldStatement(sql: sql, parameters: parameters))
+        heldBytes += parameters.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        if heldBytes >= Self.heldBytesLimit { try sendHeld() }
+    }
+
+    static let heldBytesLimit = 1 << 20
+
+    /// Forgets the statements held (the transaction they belong to is given up).
+    func dropHeld() {
+        held.removeAll()
+        heldBytes = 0
     }
 
     /// Sends the statements held, in one trip; throws the first failure.
@@ -35,33 +47,35 @@ extension PostgresConnection {
     }
 
     /// Commits, with the statements held, and makes sure the server did: a COMMIT of a
-    /// transaction that had failed is answered "ROLLBACK" without an error.
+    /// transaction that had failed is answered "ROLLBACK" without an error, and one with no
+    /// transaction open (its BEGIN never reached the server) "COMMIT" with a warning.
     func commit() throws(StoreError) {
+        let rolledBack = StoreError("the PostgreSQL server \(name) rolled the transaction back instead of committing it, after a statement of it failed; nothing of it was saved", sql: "COMMIT")
+        guard held.contains(where: { $0.sql == "BEGIN" }) || PQtransactionStatus(handle) == PQTRANS_INTRANS else { throw rolledBack }
         let result = try execute("COMMIT", [])
         defer { PQclear(result) }
-        guard String(cString: PQcmdStatus(result)) == "COMMIT" else {
-            throw StoreError("the PostgreSQL server \(name) rolled the transaction back instead of committing it, after a statement of it failed; nothing of it was saved", sql: "COMMIT")
-        }
+        guard String(cString: PQcmdStatus(result)) == "COMMIT" else { throw rolledBack }
     }
 
-    /// The held statements and `last` through one pipeline. Every result is read (and the
-    /// pipeline left) whatever happens, so the connection is ready for the next statement.
+    /// The held statements and `last` through one pipeline. They stay held until they can all
+    /// be sent (prepared, the pipeline entered); every result is then read, and the pipeline
+    /// left, whatever happens. A failure of the link itself (a send, the sync, leaving the
+    /// pipeline) is a lost connection: `reconnect` starts afresh.
     private func pipeline(_ last: HeldStatement?) throws(StoreError) -> OpaquePointer? {
         let statements = held + (last.map { [$0] } ?? [])
-        held.removeAll()
         var names: [String] = []
         for statement in statements { names.append(try preparedName(statement.sql)) }
-        guard PQenterPipelineMode(handle) == 1 else { throw failure(sql: statements.first?.sql ?? "") }
+        guard PQenterPipelineMode(handle) == 1 else { throw linkFailure(sql: statements.first?.sql ?? "") }
+        held.removeAll()
+        heldBytes = 0
         var sent = 0
-        while sent < statements.count {
-            let accepted = Self.withCStrings(statements[sent].parameters) { pointers in
-                PQsendQueryPrepared(handle, names[sent], Int32(pointers.count), pointers, nil, nil, 0)
-            }
-            guard accepted == 1 else { break }
-            sent += 1
+        while sent < statements.count, sendPrepared(names[sent], statements[sent].parameters) { sent += 1 }
+        var firstFailure: StoreError? = sent < statements.count ? linkFailure(sql: statements[sent].sql) : nil
+        // Without the sync the server would keep its answers back: nothing to wait for then.
+        guard PQpipelineSync(handle) == 1 else {
+            PQexitPipelineMode(handle)
+            throw firstFailure ?? linkFailure(sql: statements.last?.sql ?? "")
         }
-        var firstFailure: StoreError? = sent < statements.count ? failure(sql: statements[sent].sql) : nil
-        let synced = PQpipelineSync(handle) == 1
         var kept: OpaquePointer?
         for index in 0..<sent {
             while let result = PQgetResult(handle) {
@@ -69,12 +83,12 @@ extension PostgresConnection {
                 if index == statements.count - 1 && last != nil && kept == nil { kept = result } else { PQclear(result) }
             }
         }
-        while synced, let result = PQgetResult(handle) {
+        while let result = PQgetResult(handle) {
             let status = PQresultStatus(result)
             PQclear(result)
             if status == PGRES_PIPELINE_SYNC { break }
         }
-        PQexitPipelineMode(handle)
+        if PQexitPipelineMode(handle) != 1 { firstFailure = firstFailure ?? linkFailure(sql: statements.last?.sql ?? "") }
         if let firstFailure {
             PQclear(kept)
             throw firstFailure
@@ -82,9 +96,15 @@ extension PostgresConnection {
         return kept
     }
 
-    /// What libpq says went wrong with the connection itself.
-    private func failure(sql: String) -> StoreError {
-        PostgresFailure.error(String(cString: PQerrorMessage(handle)), state: nil, server: name, lost: PQstatus(handle) != CONNECTION_OK, sql: sql)
+    private func sendPrepared(_ name: String, _ parameters: [String?]) -> Bool {
+        Self.withCStrings(parameters) { pointers in
+            PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0) == 1
+        }
+    }
+
+    /// What libpq says went wrong with the link itself, as a lost connection.
+    private func linkFailure(sql: String) -> StoreError {
+        PostgresFailure.error(String(cString: PQerrorMessage(handle)), state: nil, server: name, lost: true, sql: sql)
     }
 }
 #endif

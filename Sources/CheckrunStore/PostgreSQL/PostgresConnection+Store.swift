@@ -23,7 +23,7 @@ extension PostgresConnection: StoreConnection {
     /// COMMIT (`hold`); outside one it runs at once.
     func run(_ sql: String, _ values: [SQLValue]) throws {
         guard transactionDepth > 0 else { return try withResult(sql, values) { _ in } }
-        hold(try spelled(sql), try Self.texts(of: values))
+        try hold(try spelled(sql), try Self.texts(of: values))
     }
 
     func forEach(_ sql: String, _ values: [SQLValue], _ read: (Row) throws -> Void) throws {
@@ -49,7 +49,7 @@ extension PostgresConnection: StoreConnection {
                 try exec("RELEASE SAVEPOINT \(savepoint)")
                 return value
             } catch {
-                held.removeAll()
+                dropHeld()
                 try? exec("ROLLBACK TO SAVEPOINT \(savepoint)")
                 try? exec("RELEASE SAVEPOINT \(savepoint)")
                 throw error
@@ -58,12 +58,12 @@ extension PostgresConnection: StoreConnection {
         transactionDepth = 1
         defer { transactionDepth = 0 }
         do {
-            beginWriting(scope)
+            try beginWriting(scope)
             let value = try body()
             try commit()
             return value
         } catch {
-            held.removeAll()
+            dropHeld()
             try? exec("ROLLBACK")
             throw error
         }
@@ -75,17 +75,17 @@ extension PostgresConnection: StoreConnection {
         transactionDepth = 1
         defer { transactionDepth = 0 }
         do {
-            beginWriting(.everything)
+            try beginWriting(.everything)
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
                 try commit()
-                beginWriting(.everything)
+                try beginWriting(.everything)
                 started = Date()
             }
             try commit()
             return value
         } catch {
-            held.removeAll()
+            dropHeld()
             try? exec("ROLLBACK")
             throw error
         }
@@ -93,15 +93,15 @@ extension PostgresConnection: StoreConnection {
 
     /// BEGIN and the locks, held to go with the transaction's first read or its COMMIT (the
     /// keys are numbers checkrun makes).
-    private func beginWriting(_ scope: WriteScope) {
-        hold("BEGIN", [])
+    private func beginWriting(_ scope: WriteScope) throws {
+        try hold("BEGIN", [])
         switch scope {
         case .everything:
-            hold("SELECT pg_advisory_xact_lock($1)", [String(Self.writeLockKey)])
+            try hold("SELECT pg_advisory_xact_lock($1)", [String(Self.writeLockKey)])
         case .session(let id):
-            hold("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)", [String(Self.writeLockKey), String(Self.lockKey(of: id.storageText))])
+            try hold("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)", [String(Self.writeLockKey), String(Self.lockKey(of: id.storageText))])
         case .attachment(let hash):
-            hold("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)", [String(Self.writeLockKey), String(Self.lockKey(of: "attachment " + hash))])
+            try hold("SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2)", [String(Self.writeLockKey), String(Self.lockKey(of: "attachment " + hash))])
         }
     }
 

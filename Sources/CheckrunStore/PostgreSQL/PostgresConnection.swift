@@ -16,6 +16,8 @@ package final class PostgresConnection {
     private var prepared: [String: String] = [:]
     /// A write transaction's statements whose results nobody reads, not sent yet (`hold`).
     var held: [HeldStatement] = []
+    /// The size of the values held, to send them before they grow large.
+    var heldBytes = 0
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)
@@ -63,7 +65,7 @@ package final class PostgresConnection {
     /// Connects again with the same settings (libpq's PQreset); throws while the server is away.
     func reconnect() throws {
         transactionDepth = 0
-        held.removeAll()
+        dropHeld()
         spellings.removeAll()
         prepared.removeAll()
         PQreset(handle)
@@ -74,7 +76,7 @@ package final class PostgresConnection {
     }
 
     func close() {
-        held.removeAll()
+        dropHeld()
         PQfinish(handle)
         handle = nil
     }
