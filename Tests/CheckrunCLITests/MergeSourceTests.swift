@@ -37,6 +37,25 @@ import Testing
         writer.sqlite!.close()
     }
 
+    @Test func aSessionNotAnsweredYetIsAddedThenContinuedInSoManyWords() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tester = try ResultStore(path: folder.path("ana.sqlite"))
+        defer { tester.close() }
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"])
+        try tester.insert(session)
+        let first = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(first.stdout.contains("added 1 session, 0 results, 0 records"), "\(first.stdout)")
+        let again = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(again.stdout.contains("nothing new (1 session already here)"), "\(again.stdout)")
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
+        result.verdict = .pass
+        result.outcomes[0] = OutcomeAnswer(.pass)
+        try tester.save(result)
+        let answered = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(answered.stdout.contains("added 0 sessions, continued 1, 1 result, 1 record"), "\(answered.stdout)")
+    }
+
     @Test func aSourceInAReadOnlyFolderMergesAndNothingIsLeftBesideIt() throws {
         let folder = try TemporaryFolder()
         defer { chmod(folder.path("share"), 0o755); folder.remove() }
@@ -138,12 +157,17 @@ import Testing
         _ = try source.export(release: nil) { text += $0 }
         let oneLine = text.replacingOccurrences(of: "\n", with: "")
         try folder.write("one-line.json", oneLine)
-        let started = Date()
+        try folder.write("lines.json", text)
+        // Beside the same export a session a line, so that a busy machine slows both alike.
+        var started = Date()
+        #expect(try checkrun(["merge", "lines.json", "--db", "lines.sqlite"], in: folder).status == 0)
+        let linesSeconds = Date().timeIntervalSince(started)
+        started = Date()
         let merged = try checkrun(["merge", "one-line.json", "--db", "team.sqlite"], in: folder)
         let seconds = Date().timeIntervalSince(started)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("added 3000 sessions"), "\(merged.stdout)")
-        #expect(seconds < 30, "\(seconds) s")
+        #expect(seconds < 3 * linesSeconds + 5, "\(seconds) s on one line against \(linesSeconds) s a session a line")
         // Sorted keys put "sessions" before "version": still read, header checked at the end.
         // (Without attachments the export is version 2, which every checkrun since 2 reads.)
         let sorted = String(oneLine.replacingOccurrences(of: "\"version\": 2, ", with: "").dropLast(2)) + "], \"version\": 2}"

@@ -267,7 +267,7 @@ extension ResultStore {
             if alreadyHere != nil { summary.sessionsUnchanged += 1 }
             return
         }
-        if !existingHashes.isEmpty { summary.sessionsExtended += 1 }
+        if alreadyHere != nil { summary.sessionsExtended += 1 }
         for record in newRecords { try insert(record) }
         summary.recordsAdded += newRecords.count
         // The results tables show each result's latest record, and how often it was amended.

@@ -51,6 +51,7 @@ extension PostgresConnection {
     /// transaction open (its BEGIN never reached the server) "COMMIT" with a warning.
     func commit() throws(StoreError) {
         let rolledBack = StoreError("the PostgreSQL server \(name) rolled the transaction back instead of committing it, after a statement of it failed; nothing of it was saved", sql: "COMMIT")
+        guard PQstatus(handle) == CONNECTION_OK else { throw linkFailure(sql: "COMMIT") }
         guard held.contains(where: { $0.sql == "BEGIN" }) || PQtransactionStatus(handle) == PQTRANS_INTRANS else { throw rolledBack }
         let result = try execute("COMMIT", [])
         defer { PQclear(result) }
