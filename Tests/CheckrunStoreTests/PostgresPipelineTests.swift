@@ -19,6 +19,11 @@ struct PostgresPipelineTests {
         try body(connection, table)
     }
 
+    /// Inserts `x` into `table`: held, inside a write transaction.
+    func insert(_ x: Int64, _ connection: PostgresConnection, _ table: String) throws {
+        try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(x)])
+    }
+
     func values(_ connection: PostgresConnection, _ table: String) throws -> [Int] {
         try connection.query("SELECT x FROM \(table) ORDER BY x") { $0.int(0) ?? -1 }
     }
@@ -26,9 +31,9 @@ struct PostgresPipelineTests {
     @Test func heldStatementsRunInOrderBeforeTheReadThatFollowsThem() throws {
         try withTable { (connection: PostgresConnection, table: String) throws in
             let seen = try connection.transaction {
-                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
+                try insert(1, connection, table)
                 try connection.run("UPDATE \(table) SET x = x + 1", [])
-                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
+                try insert(1, connection, table)
                 // BEGIN, the lock and the three statements wait for the read, to go with it.
                 #expect(connection.held.count == 5)
                 return try values(connection, table)
@@ -42,9 +47,9 @@ struct PostgresPipelineTests {
         try withTable { (connection: PostgresConnection, table: String) throws in
             #expect {
                 try connection.transaction {
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(1)])
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(3)])
+                    try insert(1, connection, table)
+                    try insert(1, connection, table)
+                    try insert(3, connection, table)
                 }
             } throws: { error in
                 let error = error as? StoreError
@@ -52,7 +57,7 @@ struct PostgresPipelineTests {
             }
             // Nothing of it landed, and the connection works on.
             #expect(try values(connection, table) == [])
-            try connection.transaction { try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(4)]) }
+            try connection.transaction { try insert(4, connection, table) }
             #expect(try values(connection, table) == [4])
         }
     }
@@ -61,7 +66,7 @@ struct PostgresPipelineTests {
         try withTable { (connection: PostgresConnection, table: String) throws in
             #expect {
                 try connection.transaction {
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(5)])
+                    try insert(5, connection, table)
                     // A failure caught inside the transaction: the server then rolls it all back.
                     _ = try? connection.scalarInt("SELECT 1 / 0")
                 }
@@ -77,7 +82,7 @@ struct PostgresPipelineTests {
         try withTable { (connection: PostgresConnection, table: String) throws in
             #expect(throws: GivenUp.self) {
                 try connection.transaction {
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(7)])
+                    try insert(7, connection, table)
                     throw GivenUp()
                 }
             }
@@ -89,13 +94,13 @@ struct PostgresPipelineTests {
         try withTable { (connection: PostgresConnection, table: String) throws in
             var caught = false
             try connection.transaction {
-                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(10)])
+                try insert(10, connection, table)
                 do {
-                    try connection.transaction { try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(10)]) }
+                    try connection.transaction { try insert(10, connection, table) }
                 } catch {
                     caught = true
                 }
-                try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(11)])
+                try insert(11, connection, table)
             }
             #expect(caught)
             #expect(try values(connection, table) == [10, 11])
@@ -107,9 +112,9 @@ struct PostgresPipelineTests {
             var returned = false
             do {
                 try connection.transaction {
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(30)])
+                    try insert(30, connection, table)
                     _ = try? connection.scalarInt("SELECT no_such_column FROM \(table)")
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(31)])
+                    try insert(31, connection, table)
                 }
                 returned = true
             } catch {}
@@ -136,9 +141,9 @@ struct PostgresPipelineTests {
         try withTable { (connection: PostgresConnection, table: String) throws in
             #expect {
                 try connection.transaction {
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(20)])
+                    try insert(20, connection, table)
                     try connection.run("SELECT pg_terminate_backend(pg_backend_pid())", [])
-                    try connection.run("INSERT INTO \(table) (x) VALUES (?)", [.integer(21)])
+                    try insert(21, connection, table)
                 }
             } throws: { error in
                 (error as? StoreError)?.connectionLost == true

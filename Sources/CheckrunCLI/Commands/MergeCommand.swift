@@ -108,8 +108,10 @@ struct MergeCommand: CheckrunCommand {
 
     private static func describe(_ summary: MergeSummary) -> String {
         let attachments = summary.attachmentsAdded == 0 ? nil : "\(summary.attachmentsAdded) attachment\(summary.attachmentsAdded == 1 ? "" : "s")"
-        if summary.recordsAdded == 0 && summary.sessionsAdded == 0, let attachments { return "added \(attachments) (no new records)" }
-        if summary.recordsAdded == 0 && summary.sessionsAdded == 0 { return "nothing new (\(summary.sessionsUnchanged) session\(summary.sessionsUnchanged == 1 ? "" : "s") already here)" }
+        if summary.recordsAdded == 0 && summary.sessionsAdded == 0 {
+            return attachments.map { "added \($0) (no new records)" }
+                ?? "nothing new (\(summary.sessionsUnchanged) session\(summary.sessionsUnchanged == 1 ? "" : "s") already here)"
+        }
         var parts = ["added \(summary.sessionsAdded) session\(summary.sessionsAdded == 1 ? "" : "s")"]
         if summary.sessionsExtended > 0 { parts.append("continued \(summary.sessionsExtended)") }
         parts.append("\(summary.resultsAdded) result\(summary.resultsAdded == 1 ? "" : "s"), \(summary.recordsAdded) record\(summary.recordsAdded == 1 ? "" : "s")")

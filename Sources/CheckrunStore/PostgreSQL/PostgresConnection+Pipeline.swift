@@ -67,8 +67,7 @@ extension PostgresConnection {
         var names: [String] = []
         for statement in statements { names.append(try preparedName(statement.sql)) }
         guard PQenterPipelineMode(handle) == 1 else { throw linkFailure(sql: statements.first?.sql ?? "") }
-        held.removeAll()
-        heldBytes = 0
+        dropHeld()
         var sent = 0
         while sent < statements.count, sendPrepared(names[sent], statements[sent].parameters) { sent += 1 }
         var firstFailure: StoreError? = sent < statements.count ? linkFailure(sql: statements[sent].sql) : nil
