@@ -51,7 +51,7 @@ enum ServerBench {
                                                                 attempt: 1, outcomeCount: 1, startedAt: Date()))
             }
             let start = ProcessInfo.processInfo.systemUptime
-            DispatchQueue.concurrentPerform(iterations: writers.count) { index in
+            allAtOnce(writers.count) { index in
                 let writer = writers[index]
                 var result = writer.result
                 do {

@@ -10,10 +10,21 @@ import Testing
     /// Runs `body(index)` on `count` threads at once and rethrows the first failure.
     static func together(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws {
         let failures = Failures()
-        DispatchQueue.concurrentPerform(iterations: count) { index in
+        AllAtOnce.run(count) { index in
             do { try body(index) } catch { failures.add("\(index): \(error)") }
         }
         if let first = failures.first { throw TestDatabaseError(first) }
+    }
+
+    /// The writers below are only a race if they run at once, whatever the number of cores.
+    @Test func theWritersReallyRunAtOnce() {
+        let running = RunningCount()
+        AllAtOnce.run(20) { _ in
+            running.enter()
+            Thread.sleep(forTimeInterval: 0.2)
+            running.leave()
+        }
+        #expect(running.most == 20)
     }
 
     @Test(arguments: TestEngine.available) func twentyWritersTimesAHundredAnswersLoseNothing(engine: TestEngine) throws {
@@ -86,6 +97,16 @@ import Testing
         #expect(try first.database.scalarInt("SELECT count(*) FROM records WHERE kind = 'amend'") == 10)
         #expect(try first.verify().isClean)
     }
+}
+
+/// How many threads are inside at once, and the most there ever were.
+private final class RunningCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private var highest = 0
+    func enter() { lock.withLock { now += 1; highest = max(highest, now) } }
+    func leave() { lock.withLock { now -= 1 } }
+    var most: Int { lock.withLock { highest } }
 }
 
 private final class Failures: @unchecked Sendable {
