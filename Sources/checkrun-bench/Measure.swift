@@ -60,21 +60,32 @@ enum Measure {
         let now = Date()
         let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: now)
         try store.insert(session)
-        var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
-                                 attempt: 1, outcomeCount: 2, startedAt: now)
-        result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: now), StopwatchEvent(.stop, at: 12, recordedAt: now)]
+        var result = walkResult(in: session, at: now)
         var times: [Double] = []
         // As the walk saves: each answer only over the record it saved last.
         var seen: String?
         for round in 0..<500 {
-            result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
-            result.tally = round
+            answer(&result, round: round, at: now)
             let start = ProcessInfo.processInfo.systemUptime
             try store.save(result, over: seen)
             times.append((ProcessInfo.processInfo.systemUptime - start) * 1000)
             seen = result.payload
         }
         return times
+    }
+
+    /// A result as a walk holds it: two expected outcomes and the stopwatch run once.
+    static func walkResult(in session: Session, at now: Date) -> CheckResult {
+        var result = CheckResult(id: .timeOrdered(at: now), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "x",
+                                 attempt: 1, outcomeCount: 2, startedAt: now)
+        result.stopwatch = [StopwatchEvent(.start, at: 0, recordedAt: now), StopwatchEvent(.stop, at: 12, recordedAt: now)]
+        return result
+    }
+
+    /// The walk's next answer: one expected outcome answered again, with a note, and the tally.
+    static func answer(_ result: inout CheckResult, round: Int, at now: Date) {
+        result.outcomes[round % 2] = OutcomeAnswer(round % 3 == 0 ? .fail : .pass, note: "answer \(round)", answeredAt: now)
+        result.tally = round
     }
 
     /// The median wall time of `runs` runs (this machine's timings vary by 10–30% from run to

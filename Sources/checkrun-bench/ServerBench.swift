@@ -45,19 +45,19 @@ enum ServerBench {
             // Connected and each with its session first: what is timed is answers being saved.
             let writers = try (0..<20).map { writer -> Writer in
                 let store = try ResultStore(path: address)
-                let session = Session(id: UUID(), release: "bench", build: "1", device: "device \(writer)", plan: ["p/c"], startedAt: Date())
+                let session = Session(id: UUID(), release: "bench", build: "1", device: "device \(writer)", plan: ["tiny-target/touch-one-hand"], startedAt: Date())
                 try store.insert(session)
-                return Writer(store: store, result: CheckResult(id: .timeOrdered(at: Date()), sessionID: session.id, check: "p/c", protocolHash: "h",
-                                                                attempt: 1, outcomeCount: 1, startedAt: Date()))
+                return Writer(store: store, result: Measure.walkResult(in: session, at: Date()))
             }
             let start = ProcessInfo.processInfo.systemUptime
             allAtOnce(writers.count) { index in
                 let writer = writers[index]
                 var result = writer.result
                 do {
+                    // Answers as the walk gives them, each saved over the one saved before.
                     var seen: String?
-                    for answer in 0..<100 {
-                        result.tally = answer
+                    for round in 0..<100 {
+                        Measure.answer(&result, round: round, at: Date())
                         try writer.store.save(result, over: seen)
                         seen = result.payload
                     }
