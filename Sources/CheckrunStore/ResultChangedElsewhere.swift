@@ -36,7 +36,12 @@ extension ResultStore {
     /// session's last record is read once, for the check and for the chain.
     func write(_ result: CheckResult, over seen: String?) throws {
         let last = try lastRecord(of: result.sessionID, isOf: result.id, holding: seen)
-        try writeProjection(result, stored: last.holdsPayload || requireUnchanged(result, since: seen))
+        if last.holdsPayload, let seen, let previous = CheckResult.decoding(payload: seen, sessionID: result.sessionID), previous.id == result.id {
+            // The tables hold what the session's last record says: only what differs is written.
+            try writeProjection(result, over: previous)
+        } else {
+            try writeProjection(result, stored: last.holdsPayload || requireUnchanged(result, since: seen))
+        }
         try appendRecord(for: result, kind: .answer, reason: nil, at: result.lastChangedAt, head: last.head)
     }
 

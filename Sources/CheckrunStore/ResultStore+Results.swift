@@ -41,6 +41,13 @@ extension ResultStore {
         let id = SQLValue.text(result.id.storageText)
         // A result saved for the first time has no parts to clear (deletes are the costly part).
         let existed = try stored || database.scalarInt("SELECT 1 FROM results WHERE id = ?", [id]) != nil
+        try writeResultRow(result, id: id)
+        if existed { try clearParts(of: id) }
+        for part in PartRows.all(of: result, id: id) { try insertRows(part.table, part.columns, part.rows.map(\.values)) }
+    }
+
+    /// The result's own row, inserted or brought up to date.
+    func writeResultRow(_ result: CheckResult, id: SQLValue) throws {
         try database.run(
             """
             INSERT INTO results (id, session_id, check_name, protocol_hash, attempt, verdict, blocked_reason,
@@ -53,22 +60,8 @@ extension ResultStore {
              .integer(Int64(result.attempt)), SQLValue(result.verdict?.rawValue), SQLValue(result.blockedReason),
              SQLValue(result.activeSeconds), .integer(Int64(result.tally)), SQLValue(result.notes),
              SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
-        if existed { try clearParts(of: id) }
-        try insertRows("outcome_answers", ["result_id", "position", "verdict", "value", "note", "answered_at"],
-                       result.outcomes.enumerated().compactMap { position, answer in
-                           answer.map { [id, .integer(Int64(position)), .text($0.verdict.rawValue), SQLValue($0.value), SQLValue($0.note), SQLValue($0.answeredAt)] }
-                       })
-        try insertRows("counter_values", ["result_id", "counter", "value", "answered_at"],
-                       result.counters.sorted(by: { $0.key < $1.key }).map { [id, .text($0.key), .integer(Int64($0.value.value)), SQLValue($0.value.answeredAt)] })
-        try writeAttachmentRows(result, id: id)
-        try insertRows("stopwatch_events", ["result_id", "sequence", "kind", "at", "typed_seconds", "recorded_at"],
-                       result.stopwatch.enumerated().map { sequence, event in
-                           [id, .integer(Int64(sequence)), .text(event.kind.rawValue), .real(event.at), SQLValue(event.typedSeconds), SQLValue(event.recordedAt)]
-                       })
     }
 
-    /// Removes a result's parts before they are written again: four statements on SQLite, one
-    /// on a server (where every statement is a trip over the network).
     private func clearParts(of id: SQLValue) throws {
         let tables = ["outcome_answers", "counter_values", "result_attachments", "stopwatch_events"]
         if database.engine == .sqlite {
@@ -80,12 +73,13 @@ extension ResultStore {
 
     /// Inserts `rows` a hundred to a statement (nothing when there are none): few trips to a
     /// server, and far below either engine's limit on parameters in one statement.
-    func insertRows(_ table: String, _ columns: [String], _ rows: [[SQLValue]]) throws {
+    /// `then`: a clause after the rows, such as ON CONFLICT.
+    func insertRows(_ table: String, _ columns: [String], _ rows: [[SQLValue]], then clause: String = "") throws {
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(start + 100, rows.count)]
-            try database.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: chunk.count).joined(separator: ", "),
+            try database.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES " + Array(repeating: row, count: chunk.count).joined(separator: ", ") + clause,
                              chunk.flatMap { $0 })
             start += chunk.count
         }

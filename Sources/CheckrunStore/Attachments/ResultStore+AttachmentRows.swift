@@ -3,15 +3,6 @@ import Foundation
 
 /// The results tables' view of attachments: what each result's latest record lists.
 extension ResultStore {
-    /// Writes a result's attachment rows (its earlier ones already cleared).
-    func writeAttachmentRows(_ result: CheckResult, id: SQLValue) throws {
-        try insertRows("result_attachments", ["result_id", "position", "hash", "name", "media_type", "size", "description", "outcome", "attached_at"],
-                       result.attachments.enumerated().map { position, attachment in
-                           [id, .integer(Int64(position)), .text(attachment.hash), .text(attachment.name), .text(attachment.mediaType),
-                            .integer(Int64(attachment.size)), .text(attachment.description), SQLValue(attachment.outcome), SQLValue(attachment.attachedAt)]
-                       })
-    }
-
     /// Fills in the attachments of many results in one query (see `loadParts`).
     func loadAttachments(of results: inout [CheckResult], ids: [SQLValue]) throws {
         let count = results.count
