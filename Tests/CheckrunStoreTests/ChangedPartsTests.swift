@@ -89,6 +89,34 @@ import Testing
         #expect(try store.database.scalarInt("SELECT count(*) FROM result_attachments") == result.attachments.count)
     }
 
+    /// A row edited by hand stays edited until an answer changes that very row, and `verify`
+    /// names it meanwhile; a row added by hand where the next answer goes does not make the
+    /// save fail.
+    @Test(arguments: TestEngine.available)
+    func aRowEditedByHandIsNamedAndNeverMakesASaveFail(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
+        defer { store.close() }
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"], startedAt: Self.start)
+        try store.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 3, startedAt: Self.start)
+        result.outcomes[1] = OutcomeAnswer(.fail, answeredAt: Self.start)
+        try store.save(result, over: nil)
+        try store.database.execute("UPDATE outcome_answers SET verdict = 'pass' WHERE position = 1")
+        try store.database.execute(
+            "INSERT INTO outcome_answers (result_id, position, verdict, answered_at) VALUES ('\(result.id.storageText)', 2, 'na', 0)")
+        let seen = result.payload
+        result.outcomes[2] = OutcomeAnswer(.pass, answeredAt: Self.start.addingTimeInterval(1))
+        result.updatedAt = Self.start.addingTimeInterval(1)
+        try store.save(result, over: seen)
+        let read = try #require(store.results(inSession: session.id).first)
+        #expect(read.outcomes[1]?.verdict == .pass, "the edit stays")
+        #expect(read.outcomes[2]?.verdict == .pass, "the answer replaced the row added by hand")
+        let report = try store.verify()
+        #expect(!report.isClean && report.problems.contains { $0.message.contains("p/c") }, "\(report.problems)")
+    }
+
     /// The difference itself: one outcome changed is one row; a row equal to its last bit is
     /// none; 0 turned to -0 is a change; a row gone is named by its key.
     @Test func onlyRowsThatDifferToTheirLastBitAreWritten() {
