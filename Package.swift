@@ -47,9 +47,10 @@ let package = Package(
         .executableTarget(name: "checkrun", dependencies: ["CheckrunCLI"]),
 
         // Speed and memory, measured on the built binaries: `swift run -c release checkrun-bench`.
-        .executableTarget(name: "checkrun-bench", dependencies: ["CheckrunModel", "CheckrunStore"]),
+        .executableTarget(name: "checkrun-bench", dependencies: ["CheckrunModel", "CheckrunStore", "CheckrunTestSupport"]),
 
-        // Helpers the test targets share: fixtures, temporary folders, running the built binary.
+        // Helpers the test targets and the bench share: fixtures, temporary folders, running the
+        // built binary, writers started all at once.
         .target(name: "CheckrunTestSupport", dependencies: ["CheckrunModel", "CheckrunWalk", "CheckrunStore"], path: "Tests/Support"),
 
         .testTarget(

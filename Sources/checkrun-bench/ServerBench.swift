@@ -1,5 +1,6 @@
 import CheckrunModel
 import CheckrunStore
+import CheckrunTestSupport
 import Foundation
 
 /// The team store's figures (`--postgres URI`): each measured in a database of its own that
@@ -50,7 +51,7 @@ enum ServerBench {
                 return Writer(store: store, result: Measure.walkResult(in: session, at: Date()))
             }
             let start = ProcessInfo.processInfo.systemUptime
-            allAtOnce(writers.count) { index in
+            AllAtOnce.run(writers.count) { index in
                 let writer = writers[index]
                 var result = writer.result
                 do {
