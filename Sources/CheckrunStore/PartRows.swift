@@ -53,13 +53,14 @@ struct PartRows {
     }
 
     /// What turns `earlier` (what the table holds for the result) into these rows: the keys
-    /// no longer there, and the rows new or changed. A row is unchanged only when every value
-    /// is stored the same, a number to its last bit (0 and -0 are written differently).
+    /// no longer there, and the rows new or changed. Rows and keys are compared as stored:
+    /// text by its bytes (Swift's `==` takes "é" and "e" with a combining accent for one) and
+    /// numbers to their last bit, so no change is ever taken for none.
     func changes(since earlier: PartRows) -> (gone: [SQLValue], fresh: [[SQLValue]]) {
-        let before = Dictionary(earlier.rows.map { (Self.keyText($0.key), $0.values) }, uniquingKeysWith: { first, _ in first })
-        let keys = Set(rows.map { Self.keyText($0.key) })
-        let gone = earlier.rows.filter { !keys.contains(Self.keyText($0.key)) }.map(\.key)
-        let fresh = rows.filter { row in before[Self.keyText(row.key)].map { !Self.sameStored($0, row.values) } ?? true }.map(\.values)
+        let before = Dictionary(earlier.rows.map { (Self.storedBytes($0.key), $0.values) }, uniquingKeysWith: { first, _ in first })
+        let keys = Set(rows.map { Self.storedBytes($0.key) })
+        let gone = earlier.rows.filter { !keys.contains(Self.storedBytes($0.key)) }.map(\.key)
+        let fresh = rows.filter { row in before[Self.storedBytes(row.key)].map { !Self.sameStored($0, row.values) } ?? true }.map(\.values)
         return (gone, fresh)
     }
 
@@ -70,12 +71,13 @@ struct PartRows {
         return " ON CONFLICT (result_id, \(keyColumn)) DO UPDATE SET " + updates.joined(separator: ", ")
     }
 
-    private static func keyText(_ key: SQLValue) -> String {
-        switch key {
-        case .integer(let number): "i\(number)"
-        case .text(let text): "t" + text
-        case .real(let number): "r\(number.bitPattern)"
-        case .null: "n"
+    /// A value as the bytes it is stored as, tagged by its type.
+    private static func storedBytes(_ value: SQLValue) -> [UInt8] {
+        switch value {
+        case .integer(let number): [0x69] + withUnsafeBytes(of: number.littleEndian, Array.init)
+        case .real(let number): [0x72] + withUnsafeBytes(of: number.bitPattern.littleEndian, Array.init)
+        case .text(let text): [0x74] + Array(text.utf8)
+        case .null: [0x6E]
         }
     }
 
@@ -83,6 +85,7 @@ struct PartRows {
         left.count == right.count && zip(left, right).allSatisfy { pair in
             switch pair {
             case let (.real(a), .real(b)): a.bitPattern == b.bitPattern
+            case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)
             default: pair.0 == pair.1
             }
         }

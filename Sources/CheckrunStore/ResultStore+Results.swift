@@ -96,15 +96,21 @@ extension ResultStore {
         return results
     }
 
-    /// A session's results (as `results(inSession:)`) and the payloads of their latest records
-    /// (as `latestPayloads`), read in one snapshot: a walk resuming it must hold exactly what the
-    /// payloads it will save over say, even while another terminal saves.
+    /// A session's results and the payloads of their latest records (as `latestPayloads`), read
+    /// in one snapshot: a walk resuming it must hold exactly what the payloads it will save over
+    /// say, even while another terminal saves. Each result is read from its latest record, not
+    /// from the tables: a row of them edited by hand (which `verify` names) must never become an
+    /// answer the walk saves again under the tester's name. A result whose record cannot be
+    /// read keeps the tables' reading; `verify` names that record.
     package func resumeState(inSession sessionID: UUID) throws -> (results: [CheckResult], seen: [UUID: String]) {
         try database.beginSnapshot()
         do {
-            let state = (try results(inSession: sessionID), try latestPayloads(inSession: sessionID))
+            let (tables, seen) = (try results(inSession: sessionID), try latestPayloads(inSession: sessionID))
             try database.execute("COMMIT")
-            return state
+            let results = tables.map { table in
+                seen[table.id].flatMap { CheckResult.decoding(payload: $0, sessionID: sessionID) }.flatMap { $0.id == table.id ? $0 : nil } ?? table
+            }
+            return (results, seen)
         } catch {
             try? database.execute("ROLLBACK")
             throw error
