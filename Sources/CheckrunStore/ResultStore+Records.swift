@@ -87,9 +87,19 @@ extension ResultStore {
             """, [.text(check), .text(release), .text(build), SQLValue(device), SQLValue(osVersion)]) { ($0.string(0).flatMap(UUID.init(text:)), $0.string(1)) }
         var found: [CheckResult] = []
         for case let (session?, id?) in ids {
-            if let result = try results(inSession: session).first(where: { $0.id.storageText == id }) { found.append(result) }
+            if let result = try results(inSession: session).first(where: { $0.id.storageText == id }) { found.append(try recordedState(of: result)) }
         }
         return found
+    }
+
+    /// The result as its latest record holds it, what a correction is built on: a row of the
+    /// tables edited by hand must never slip into a new record (whose hash would then vouch
+    /// for it). The tables' reading when no record of it can be read; `verify` names that.
+    func recordedState(of table: CheckResult) throws -> CheckResult {
+        let payload = try database.query(
+            "SELECT payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
+            [.text(table.sessionID.storageText), .text(table.id.storageText)]) { $0.string(0) }.first ?? nil
+        return payload.flatMap { CheckResult.decoding(payload: $0, sessionID: table.sessionID) }.flatMap { $0.id == table.id ? $0 : nil } ?? table
     }
 
     // MARK: - Chain digests for reports

@@ -118,4 +118,28 @@ import Testing
         try raw.run("UPDATE records SET payload = ?1, hash = ?2 WHERE session_id = ?3 AND sequence = 1",
                     [.text(forged.payload), .text(forged.hash), .text(session.id.storageText)])
     }
+
+    /// A lead's correction of the notes alone, after a failed outcome was made a pass in the
+    /// tables by hand: the amendment is built on what was answered, so its record never
+    /// vouches for the edit, and the failure stands.
+    @Test func anAmendmentIsBuiltOnTheRecordNotOnTablesEditedByHand() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func checkrun(_ arguments: [String]) throws -> ProcessResult {
+            try Checkrun.run(arguments + ["--protocols", Repository.path("protocols")], in: folder.path)
+        }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--expected", "1=fail",
+                              "--expected", "2=pass", "--count", "hits=9", "--notes", "missed"]).status == 0)
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("UPDATE outcome_answers SET verdict = 'pass' WHERE position = 0; UPDATE counter_values SET value = 10")
+        raw.close()
+        let amended = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand",
+                                    "--notes", "missed twice", "--reason", "typo"])
+        #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
+        let report = try checkrun(["report", "--release", "2.4", "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let compact = report.stdout.filter { !$0.isWhitespace }
+        #expect(compact.contains("\"hits\":9}") && compact.contains("\"text\":\"10outof10hits\",\"verdict\":\"fail\""), "as answered: \(report.stdout)")
+        #expect(try checkrun(["verify"]).status == 0, "the amendment wrote the tables from the record")
+    }
 }

@@ -74,6 +74,20 @@ import Testing
         #expect(try store().verify().isClean)
     }
 
+    /// A pass recorded without its outcomes, then a count that fails one of them: the outcome is
+    /// judged by the count. Built on the tables, which keep no row for an outcome never
+    /// answered, the amendment once skipped it and stayed a pass with 7 of 10 hits.
+    @Test func aCountAmendedIntoAPassWithoutOutcomesIsJudged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try record(["--verdict", "pass"], in: folder).status == 0)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--reason", "recounted", "--count", "hits=7"]
+        var amended = try checkrun(amend, in: folder)
+        #expect(amended.status == 2 && amended.stderr.contains("notes are required"), "\(amended.stdout)\(amended.stderr)")
+        amended = try checkrun(amend + ["--notes", "three missed"], in: folder)
+        #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
+    }
+
     /// An outcome a count decided can be corrected to not applicable only with its count taken
     /// back (`--count NAME=none`): the count is refused beside it, so a failing count is never
     /// set aside while it stays in the result. A count taken back leaves no number on its outcome.
