@@ -36,13 +36,22 @@ extension ResultStore {
     /// session's last record is read once, for the check and for the chain.
     func write(_ result: CheckResult, over seen: String?) throws {
         let last = try lastRecord(of: result.sessionID, isOf: result.id, holding: seen)
-        if last.holdsPayload, let seen, let previous = CheckResult.decoding(payload: seen, sessionID: result.sessionID), previous.id == result.id {
+        if last.holdsPayload, let seen, let previous = savedState(of: result, holding: seen) {
             // The tables hold what the session's last record says: only what differs is written.
             try writeProjection(result, over: previous)
         } else {
             try writeProjection(result, stored: last.holdsPayload || requireUnchanged(result, since: seen))
         }
-        try appendRecord(for: result, kind: .answer, reason: nil, at: result.lastChangedAt, head: last.head)
+        let payload = result.payload
+        try appendRecord(for: result, payload: payload, kind: .answer, reason: nil, at: result.lastChangedAt, head: last.head)
+        lastSaved = (payload, result)
+    }
+
+    /// The result whose payload is `seen`: the one this store saved last when it is that one,
+    /// else `seen` read back.
+    private func savedState(of result: CheckResult, holding seen: String) -> CheckResult? {
+        if let lastSaved, lastSaved.result.id == result.id, lastSaved.payload == seen { return lastSaved.result }
+        return CheckResult.decoding(payload: seen, sessionID: result.sessionID).flatMap { $0.id == result.id ? $0 : nil }
     }
 
     /// The payload of each result's latest record in a session: what a walk resuming it has

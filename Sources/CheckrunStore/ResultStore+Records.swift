@@ -29,11 +29,12 @@ extension ResultStore {
     }
 
     /// - Parameter head: the chain head when the caller has just read it, in this transaction.
-    func appendRecord(for result: CheckResult, kind: Record.Kind, reason: String?, at date: Date,
+    /// - Parameter payload: the result's payload when the caller has already made it.
+    func appendRecord(for result: CheckResult, payload: String? = nil, kind: Record.Kind, reason: String?, at date: Date,
                       head known: (sequence: Int, hash: String)? = nil) throws {
         let head = try known ?? chainHead(of: result.sessionID)
         let record = Record(sessionID: result.sessionID, sequence: head.sequence + 1, resultID: result.id, kind: kind, reason: reason,
-                            payload: result.payload, recordedAt: date, previousHash: head.hash)
+                            payload: payload ?? result.payload, recordedAt: date, previousHash: head.hash)
         try insert(record)
     }
 

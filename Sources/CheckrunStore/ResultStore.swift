@@ -16,6 +16,10 @@ package final class ResultStore {
     /// Protocol versions read so far, by hash (see `keptVersion`): a version is its hash, so
     /// one read serves every result recorded against it. Emptied whenever versions are kept.
     var keptVersions: [String: ProtocolLibrary?] = [:]
+    /// The result this store's walk saved last, with its payload: the walk saves its next
+    /// answer over that payload, so what the tables hold is known without parsing it again.
+    /// Trusted only once the database says the session's last record holds that payload.
+    var lastSaved: (payload: String, result: CheckResult)?
 
     /// The database file used when neither `--db` nor `CHECKRUN_DB` names one.
     package static let defaultPath = "checkrun.sqlite"
