@@ -51,7 +51,7 @@ extension ResultStore {
     /// else `seen` read back.
     private func savedState(of result: CheckResult, holding seen: String) -> CheckResult? {
         if let lastSaved, lastSaved.result.id == result.id, lastSaved.payload == seen { return lastSaved.result }
-        return CheckResult.decoding(payload: seen, sessionID: result.sessionID).flatMap { $0.id == result.id ? $0 : nil }
+        return Self.recorded(of: result)(seen)
     }
 
     /// The payload of each result's latest record in a session: what a walk resuming it has

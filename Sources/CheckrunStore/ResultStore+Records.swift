@@ -100,7 +100,13 @@ extension ResultStore {
         let payload = try database.query(
             "SELECT payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
             [.text(table.sessionID.storageText), .text(table.id.storageText)]) { $0.string(0) }.first ?? nil
-        return payload.flatMap { CheckResult.decoding(payload: $0, sessionID: table.sessionID) }.flatMap { $0.id == table.id ? $0 : nil } ?? table
+        return payload.flatMap(Self.recorded(of: table)) ?? table
+    }
+
+    /// Reads a record's payload as the result it records, when it is a readable record of
+    /// `result`'s own (nil otherwise: a record forged or cut short, which `verify` names).
+    static func recorded(of result: CheckResult) -> (String) -> CheckResult? {
+        { payload in CheckResult.decoding(payload: payload, sessionID: result.sessionID).flatMap { $0.id == result.id ? $0 : nil } }
     }
 
     // MARK: - Chain digests for reports

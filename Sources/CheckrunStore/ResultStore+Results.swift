@@ -62,6 +62,8 @@ extension ResultStore {
              SQLValue(result.notesAnsweredAt), SQLValue(result.startedAt), SQLValue(result.updatedAt)])
     }
 
+    /// Removes a result's parts before they are written again: four statements on SQLite, one
+    /// on a server (where every statement is a trip over the network).
     private func clearParts(of id: SQLValue) throws {
         let tables = ["outcome_answers", "counter_values", "result_attachments", "stopwatch_events"]
         if database.engine == .sqlite {
@@ -107,10 +109,7 @@ extension ResultStore {
         do {
             let (tables, seen) = (try results(inSession: sessionID), try latestPayloads(inSession: sessionID))
             try database.execute("COMMIT")
-            let results = tables.map { table in
-                seen[table.id].flatMap { CheckResult.decoding(payload: $0, sessionID: sessionID) }.flatMap { $0.id == table.id ? $0 : nil } ?? table
-            }
-            return (results, seen)
+            return (tables.map { seen[$0.id].flatMap(Self.recorded(of: $0)) ?? $0 }, seen)
         } catch {
             try? database.execute("ROLLBACK")
             throw error
