@@ -93,14 +93,22 @@ extension ResultStore {
         return found
     }
 
-    /// The result as its latest record holds it, what a correction is built on: a row of the
-    /// tables edited by hand must never slip into a new record (whose hash would then vouch
-    /// for it). The tables' reading when no record of it can be read; `verify` names that.
+    /// The result as its latest record holds it, what a correction is built on. A result whose
+    /// tables and latest record disagree (a row edited, a record deleted or forged) is refused:
+    /// a correction built on either would be signed by a new record, and the edit `verify`
+    /// names would be gone.
     func recordedState(of table: CheckResult) throws -> CheckResult {
         let payload = try database.query(
             "SELECT payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
             [.text(table.sessionID.storageText), .text(table.id.storageText)]) { $0.string(0) }.first ?? nil
-        return payload.flatMap(Self.recorded(of: table)) ?? table
+        let check = DisplayText.preview(table.check, limit: 200)
+        guard let payload, let recorded = Self.recorded(of: table)(payload) else {
+            throw StoreError("\(check) cannot be corrected: it has no readable record, so it was changed behind checkrun's back; run checkrun verify")
+        }
+        if let difference = Self.difference(between: table, andRecorded: payload, sessionID: table.sessionID) {
+            throw StoreError("\(check) cannot be corrected: the results table differs from its latest record (\(difference)), so it was changed behind checkrun's back; run checkrun verify")
+        }
+        return recorded
     }
 
     /// Reads a record's payload as the result it records, when it is a readable record of

@@ -1,5 +1,5 @@
 import CheckrunModel
-import CheckrunStore
+@testable import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing
@@ -119,27 +119,31 @@ import Testing
                     [.text(forged.payload), .text(forged.hash), .text(session.id.storageText)])
     }
 
-    /// A lead's correction of the notes alone, after a failed outcome was made a pass in the
-    /// tables by hand: the amendment is built on what was answered, so its record never
-    /// vouches for the edit, and the failure stands.
-    @Test func anAmendmentIsBuiltOnTheRecordNotOnTablesEditedByHand() throws {
+    /// A lead's correction of a result whose tables and records disagree (a failed outcome made
+    /// a pass in the tables, or the latest record deleted) is refused, and nothing is written:
+    /// built on either, it would be signed by a new record and the edit `verify` names would be
+    /// gone.
+    @Test(arguments: ["UPDATE outcome_answers SET verdict = 'pass' WHERE position = 0; UPDATE counter_values SET value = 10",
+                      "DELETE FROM records WHERE sequence = 2"])
+    func anAmendmentOfAResultChangedBehindCheckrunsBackIsRefused(tamper: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func checkrun(_ arguments: [String]) throws -> ProcessResult {
             try Checkrun.run(arguments + ["--protocols", Repository.path("protocols")], in: folder.path)
         }
-        #expect(try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--expected", "1=fail",
-                              "--expected", "2=pass", "--count", "hits=9", "--notes", "missed"]).status == 0)
+        let check = ["--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"]
+        #expect(try checkrun(["record"] + check + ["--expected", "1=fail", "--expected", "2=pass", "--count", "hits=9", "--notes", "missed"]).status == 0)
+        #expect(try checkrun(["amend"] + check + ["--notes", "missed twice", "--reason", "typo"]).status == 0)
         let raw = try Database(path: folder.path("checkrun.sqlite"))
-        try raw.execute("UPDATE outcome_answers SET verdict = 'pass' WHERE position = 0; UPDATE counter_values SET value = 10")
+        try raw.execute(tamper)
+        let records = try raw.scalarInt("SELECT count(*) FROM records")
         raw.close()
-        let amended = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand",
-                                    "--notes", "missed twice", "--reason", "typo"])
-        #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
-        let report = try checkrun(["report", "--release", "2.4", "--format", "json"])
-        #expect(report.status == 0, "\(report.stderr)")
-        let compact = report.stdout.filter { !$0.isWhitespace }
-        #expect(compact.contains("\"hits\":9}") && compact.contains("\"text\":\"10outof10hits\",\"verdict\":\"fail\""), "as answered: \(report.stdout)")
-        #expect(try checkrun(["verify"]).status == 0, "the amendment wrote the tables from the record")
+        let amended = try checkrun(["amend"] + check + ["--notes", "seen again", "--reason", "recheck"])
+        #expect(amended.status == 1 && amended.stderr.contains("cannot be corrected: the results table differs from its latest record"),
+                "\(amended.stdout)\(amended.stderr)")
+        let after = try Database(path: folder.path("checkrun.sqlite"))
+        #expect(try after.scalarInt("SELECT count(*) FROM records") == records, "nothing amended")
+        after.close()
+        #expect(try checkrun(["verify"]).status != 0, "the edit is still named")
     }
 }
