@@ -97,9 +97,7 @@ extension ResultStore {
 
     /// The refusal, with the result as its latest record holds it.
     private func changedElsewhere(resultID: UUID, session: UUID, check: String) throws -> Never {
-        let latest = try database.query(
-            "SELECT kind, reason, payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
-            [.text(session.storageText), .text(resultID.storageText)]) { (kind: $0.string(0), reason: $0.string(1), payload: $0.string(2) ?? "") }.first
+        let latest = try latestRecord(of: resultID, inSession: session)
         guard let latest, let current = CheckResult.decoding(payload: latest.payload, sessionID: session) else {
             throw StoreError("the latest record of check \(DisplayText.preview(check, limit: 200)) cannot be read; run checkrun verify")
         }

@@ -98,9 +98,7 @@ extension ResultStore {
     /// a correction built on either would be signed by a new record, and the edit `verify`
     /// names would be gone.
     func recordedState(of table: CheckResult) throws -> CheckResult {
-        let payload = try database.query(
-            "SELECT payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
-            [.text(table.sessionID.storageText), .text(table.id.storageText)]) { $0.string(0) }.first ?? nil
+        let payload = try latestRecord(of: table.id, inSession: table.sessionID)?.payload
         let check = DisplayText.preview(table.check, limit: 200)
         guard let payload, let recorded = Self.recorded(of: table)(payload) else {
             throw StoreError("\(check) cannot be corrected: it has no readable record, so it was changed behind checkrun's back; run checkrun verify")
@@ -109,6 +107,13 @@ extension ResultStore {
             throw StoreError("\(check) cannot be corrected: the results table differs from its latest record (\(difference)), so it was changed behind checkrun's back; run checkrun verify")
         }
         return recorded
+    }
+
+    /// The kind, reason and payload of a result's latest record in its session; nil when it has none.
+    func latestRecord(of resultID: UUID, inSession session: UUID) throws -> (kind: String?, reason: String?, payload: String)? {
+        try database.query(
+            "SELECT kind, reason, payload FROM records WHERE session_id = ?1 AND result_id = ?2 ORDER BY sequence DESC LIMIT 1",
+            [.text(session.storageText), .text(resultID.storageText)]) { (kind: $0.string(0), reason: $0.string(1), payload: $0.string(2) ?? "") }.first
     }
 
     /// Reads a record's payload as the result it records, when it is a readable record of
