@@ -4,11 +4,14 @@ import CheckrunTestSupport
 import Foundation
 
 /// The team store's figures (`--postgres URI`): each measured in a database of its own that
-/// the benchmark creates on that server and drops again, beside psql running the report's own
-/// query as the floor.
+/// the benchmark creates on that server and drops again, beside a floor: psql running the
+/// report's own query, pgbench sending the writers' statements.
 enum ServerBench {
     @MainActor
     static func run(server: String, sizes: [Int], library: ProtocolLibrary, protocolFolder: URL) throws {
+        // checkrun's connections ask for no JIT compiling; so do the floors' (psql, pgbench),
+        // through libpq's PGOPTIONS, so neither side pays a compile the other does not.
+        setenv("PGOPTIONS", ((ProcessInfo.processInfo.environment["PGOPTIONS"].map { $0 + " " }) ?? "") + "-c jit=off", 1)
         try answerCommits(server: server)
         try concurrentWriters(server: server)
         for size in sizes { try report(server: server, size: size, library: library, protocolFolder: protocolFolder) }
@@ -41,37 +44,49 @@ enum ServerBench {
     }
 
     /// Twenty writers at once, beside pgbench sending the same statements (`WritersFloor`), in
-    /// three turns each, so a slower stretch of the machine weighs on both: the medians.
+    /// three turns each, in alternating order, so a slower stretch of the machine weighs on
+    /// both: the medians and ranges.
     @MainActor
     static func concurrentWriters(server: String) throws {
-        let pgbench = WritersFloor.pgbench
+        let pgbench = WritersFloor.pgbench()
         var rates: [Double] = [], floors: [Double] = [], lost: [Int] = []
-        for _ in 0..<3 {
-            let (seconds, saved) = try writersAtOnce(server: server)
-            rates.append(2000 / seconds)
-            if saved != 20 { lost.append(saved) }
-            if let pgbench, let floor = try WritersFloor.answersPerSecond(server: server, pgbench: pgbench, payloadBytes: writersPayloadBytes) {
-                floors.append(floor)
+        for turn in 0..<3 {
+            func floor() {
+                if case .success(let path) = pgbench, let rate = WritersFloor.answersPerSecond(server: server, pgbench: path, payloadBytes: writersPayloadBytes) {
+                    floors.append(rate)
+                }
             }
+            if turn % 2 == 1 { floor() }
+            let (seconds, saved) = try writersAtOnce(server: server)
+            rates.append(Double(20 * WritersFloor.answersEach) / seconds)
+            if saved != 20 { lost.append(saved) }
+            if turn % 2 == 0 { floor() }
         }
-        let rate = Measure.median(rates), floor = Measure.median(floors)
-        let besideFloor = pgbench == nil ? "; pgbench not found, no floor" : floors.isEmpty ? "; pgbench failed, no floor"
-            : String(format: "; floor (pgbench sending the same statements from C, %d clients × %d answers) %.0f answers/s, %.0f%% of it", WritersFloor.clients, WritersFloor.answersEach, floor, 100 * rate / floor)
         row("[server] 20 writers × 100 answers, each writer on its own connection",
-            String(format: "%.0f answers/s in total (median of 3, %.0f–%.0f, connections open)%@%@", rate, rates.min() ?? 0, rates.max() ?? 0,
-                   lost.isEmpty ? ", none lost" : " — only \(lost.map(String.init).joined(separator: ", ")) of 20 writers' last answers found", besideFloor))
+            String(format: "%.0f answers/s in total (median of 3, %.0f–%.0f, connections open)%@%@", Measure.median(rates), rates.min() ?? 0, rates.max() ?? 0,
+                   lost.isEmpty ? ", none lost" : " — only \(lost.map(String.init).joined(separator: ", ")) of 20 writers' last answers found",
+                   besideFloor(pgbench, floors, rate: Measure.median(rates))))
     }
 
-    /// The bytes of a writer's payload halfway through its answers: the floor's payload is as long.
+    /// The writers' floor as their row states it.
+    private static func besideFloor(_ pgbench: Result<String, WritersFloor.FloorMissing>, _ floors: [Double], rate: Double) -> String {
+        if case .failure(let missing) = pgbench { return "; \(missing.reason), no floor" }
+        guard !floors.isEmpty else { return "; pgbench failed in every turn, no floor" }
+        let floor = Measure.median(floors)
+        return String(format: "; floor (pgbench sending the same statements from C, %d clients × %d answers) %.0f answers/s (median of %d, %.0f–%.0f), %.0f%% of it",
+                      WritersFloor.clients, WritersFloor.answersEach, floor, floors.count, floors.min() ?? 0, floors.max() ?? 0, 100 * rate / floor)
+    }
+
+    /// The bytes of a writer's payload once both its outcomes are answered: the floor's payload is as long.
     private static var writersPayloadBytes: Int {
         let session = Session(id: UUID(), release: "bench", build: "1", plan: ["tiny-target/touch-one-hand"], startedAt: Date())
         var result = Measure.walkResult(in: session, at: Date())
-        Measure.answer(&result, round: 50, at: Date())
+        for round in 0...WritersFloor.answersEach { Measure.answer(&result, round: round, at: Date()) }
         return result.payload.utf8.count
     }
 
-    /// Twenty writers, really at once, each on its own connection, 100 answers each: the seconds
-    /// they took and how many writers' last answers are found afterwards.
+    /// Twenty writers, really at once, each on its own connection, 100 answers each after its
+    /// result's first save: the seconds they took and how many writers' last answers are found afterwards.
     static func writersAtOnce(server: String) throws -> (Double, Int) {
         try withDatabase(server) { address -> (Double, Int) in
             // Connected and each with its session first: what is timed is answers being saved.
@@ -79,7 +94,12 @@ enum ServerBench {
                 let store = try ResultStore(path: address)
                 let session = Session(id: UUID(), release: "bench", build: "1", device: "device \(writer)", plan: ["tiny-target/touch-one-hand"], startedAt: Date())
                 try store.insert(session)
-                return Writer(store: store, result: Measure.walkResult(in: session, at: Date()))
+                // The result's first save (which looks for it and its session first) before the
+                // clock starts, as the floor's: what is timed is the answers that follow.
+                var result = Measure.walkResult(in: session, at: Date())
+                Measure.answer(&result, round: 0, at: Date())
+                try store.save(result, over: nil)
+                return Writer(store: store, result: result)
             }
             let start = ProcessInfo.processInfo.systemUptime
             AllAtOnce.run(writers.count) { index in
@@ -87,8 +107,8 @@ enum ServerBench {
                 var result = writer.result
                 do {
                     // Answers as the walk gives them, each saved over the one saved before.
-                    var seen: String?
-                    for round in 0..<100 {
+                    var seen: String? = result.payload
+                    for round in 1...WritersFloor.answersEach {
                         Measure.answer(&result, round: round, at: Date())
                         try writer.store.save(result, over: seen)
                         seen = result.payload
@@ -102,7 +122,7 @@ enum ServerBench {
             let store = try ResultStore(path: address, access: .existingOnly)
             defer { store.close() }
             let complete = try store.sessionSummaries().filter { summary in
-                (try? store.results(inSession: summary.session.id).first?.tally) == 99
+                (try? store.results(inSession: summary.session.id).first?.tally) == WritersFloor.answersEach
             }.count
             return (seconds, complete)
         }

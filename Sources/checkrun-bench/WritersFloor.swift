@@ -14,30 +14,48 @@ enum WritersFloor {
     static let clients = 20
     static let answersEach = 100
 
-    /// Where pgbench is: beside the server's programs on Debian (its wrapper in /usr/bin), or on PATH.
-    static var pgbench: String? {
-        let candidates = ["/usr/bin/pgbench", "/usr/local/bin/pgbench"]
-            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/pgbench" }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// pgbench 15 or later (pipelines need 14, its count of failed transactions 15): beside
+    /// the server's programs on Debian (its wrapper in /usr/bin), newest first; or why there is none.
+    static func pgbench() -> Result<String, FloorMissing> {
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        let candidates = ["/usr/bin/pgbench", "/usr/local/bin/pgbench"] + versions.map { "/usr/lib/postgresql/\($0)/bin/pgbench" }
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return .failure(FloorMissing("pgbench not found")) }
+        let version = run(path, ["--version"]).output
+        let major = version.split(separator: " ").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        return major >= 15 ? .success(path) : .failure(FloorMissing("\(version.trimmingCharacters(in: .whitespacesAndNewlines)) is older than 15"))
     }
 
-    /// Answers a second, as pgbench counts them once its clients are connected; nil when it failed.
-    static func answersPerSecond(server: String, pgbench: String, payloadBytes: Int) throws -> Double? {
-        try ServerBench.withDatabase(server) { address -> Double? in
-            try prepare(address)
-            let script = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-bench-\(UUID().uuidString).pgbench")
-            try Data(self.script.utf8).write(to: script)
-            defer { try? FileManager.default.removeItem(at: script) }
-            let payload = "{" + String(repeating: "x", count: max(0, payloadBytes - 2)) + "}"
-            let output = run(pgbench, ["-n", "-M", "prepared", "-c", String(clients), "-j", "2", "-t", String(answersEach),
-                                       "-D", "payload=\(payload)", "-f", script.path, address])
-            guard output.contains("number of failed transactions: 0"),
-                  let line = output.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
-                  let value = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." }) else {
-                FileHandle.standardError.write(Data("  pgbench failed:\n\(output.suffix(600))\n".utf8))
-                return nil
+    struct FloorMissing: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// Answers a second, as pgbench counts them once its clients are connected; nil, with why
+    /// on standard error, unless every one of its transactions ran.
+    static func answersPerSecond(server: String, pgbench: String, payloadBytes: Int) -> Double? {
+        do {
+            return try ServerBench.withDatabase(server) { address -> Double? in
+                try prepare(address)
+                let script = FileManager.default.temporaryDirectory.appendingPathComponent("checkrun-bench-\(UUID().uuidString).pgbench")
+                try Data(self.script.utf8).write(to: script)
+                defer { try? FileManager.default.removeItem(at: script) }
+                let payload = "{" + String(repeating: "x", count: max(0, payloadBytes - 2)) + "}"
+                let (status, output) = run(pgbench, ["-n", "-M", "prepared", "-c", String(clients), "-j", "2", "-t", String(answersEach),
+                                                     "-D", "payload=\(payload)", "-f", script.path, address])
+                let total = clients * answersEach
+                guard status == 0, output.contains("number of transactions actually processed: \(total)/\(total)"),
+                      output.contains("number of failed transactions: 0 "),
+                      let line = output.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+                      let value = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." }) else {
+                    FileHandle.standardError.write(Data("  pgbench failed (exit \(status)):\n\(output.suffix(600))\n".utf8))
+                    return nil
+                }
+                return value
             }
-            return value
+        } catch {
+            FileHandle.standardError.write(Data("  the floor's database could not be made ready: \(error)\n".utf8))
+            return nil
         }
     }
 
@@ -83,17 +101,17 @@ enum WritersFloor {
 
         """
 
-    /// Runs a program to its end; what it printed, both streams.
-    private static func run(_ executable: String, _ arguments: [String]) -> String {
+    /// Runs a program to its end: its exit status and what it printed, both streams.
+    private static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        do { try process.run() } catch { return "cannot start \(executable): \(error)" }
+        do { try process.run() } catch { return (-1, "cannot start \(executable): \(error)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
