@@ -35,7 +35,7 @@ package final class PostgresConnection {
         // libpq would print the server's notices ("WARNING: terminating connection…") raw on
         // standard error; what matters reaches the user as checkrun's own words instead.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        try exec(settings)
+        try applySettings()
     }
 
     /// Connects with checkrun's defaults for a network that goes away (give up connecting after
@@ -60,12 +60,14 @@ package final class PostgresConnection {
         SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning
         """
 
-    /// `sessionSettings`, and no JIT compiling where the server has it (11 and later): its
-    /// default compiles every query estimated past a cost threshold, and the one of checkrun's
-    /// that passes it (a report's history over fifty builds) spent 35 ms compiling, on every
-    /// report, expressions too simple to gain from it.
-    private var settings: String {
-        Self.sessionSettings + (PQserverVersion(handle) >= 110_000 ? "; SET jit = off" : "")
+    /// `sessionSettings`, then no JIT compiling where the server has it (11 and later; on by
+    /// default from 12): it compiles every query estimated past a cost threshold, and the one of
+    /// checkrun's that passes it (the history of a report covering fifty builds) spent 35 ms
+    /// compiling, on every report, expressions too simple to gain from it. Sent on its own and
+    /// allowed to fail: it only saves time, and a server that refuses it is still a store.
+    private func applySettings() throws(StoreError) {
+        try exec(Self.sessionSettings)
+        if PQserverVersion(handle) >= 110_000 { try? exec("SET jit = off") }
     }
 
     deinit { PQfinish(handle) }
@@ -80,7 +82,7 @@ package final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             throw StoreError("the PostgreSQL server \(name) is not back yet", connectionLost: true)
         }
-        try exec(settings)
+        try applySettings()
     }
 
     func close() {
