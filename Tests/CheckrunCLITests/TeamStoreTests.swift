@@ -108,6 +108,35 @@ struct TeamStoreTests {
         #expect(report.stdout.contains("#### tiny-target/touch-one-hand: failed"), "\(report.stdout)")
     }
 
+    @Test func aRoleThatMayOnlyReadRunsEveryCommandThatReadsAndAWriteIsRefusedInOneLine() throws {
+        let folder = try TemporaryFolder()
+        let team = try TestDatabase(.postgresql)
+        let role = "checkrun_reader_" + UUID().uuidString.prefix(8).lowercased()
+        defer {
+            team.remove()
+            try? PostgresFixture.execute("DROP ROLE IF EXISTS \(role)", on: TestEngine.server ?? "")
+            folder.remove()
+        }
+        for build in ["310", "311"] {
+            #expect(try checkrun(["record", "--release", "2.4", "--build", build, "--check", "tiny-target/touch-one-hand", "--verdict", "fail",
+                                  "--expected", "1=fail", "--notes", "n", "--db", team.address], in: folder).status == 0)
+        }
+        var parts = try #require(URLComponents(string: team.address))
+        try PostgresFixture.execute("CREATE ROLE \(role) LOGIN PASSWORD 'reader-pw'", on: team.address)
+        try PostgresFixture.execute("GRANT CONNECT ON DATABASE \(parts.path.dropFirst()) TO \(role); GRANT USAGE ON SCHEMA public TO \(role); "
+            + "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)", on: team.address)
+        parts.user = role
+        parts.password = "reader-pw"
+        let reader = try #require(parts.string)
+        for command in [["sessions"], ["report", "--release", "2.4"], ["compare", "--release", "2.4"], ["verify"], ["export", "--out", "team.json"]] {
+            let result = try checkrun(command + ["--db", reader], in: folder)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let write = try checkrun(["record", "--release", "2.4", "--build", "312", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", reader], in: folder)
+        #expect(write.status == 1 && write.stderr.contains("permission denied for table"), "\(write.stderr)")
+        #expect(write.stderr.split(separator: "\n").count == 1 && !write.stderr.contains("reader-pw"), "\(write.stderr)")
+    }
+
     @Test func aPasswordGivenInTheAddressIsNotLeftInTheProcessList() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
