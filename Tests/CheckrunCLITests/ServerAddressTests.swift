@@ -54,6 +54,12 @@ extension ServerAddressTests {
         #expect(passwords("postgresql://db:5432/checkrun") == [], "a port is a port")
         #expect(passwords("host=db password=s3cretpass dbname=checkrun") == ["s3cretpass"])
         #expect(passwords("team.sqlite") == [])
+        #expect(passwords("postgresql+psycopg2://ana:s3cretpass@db/checkrun") == ["s3cretpass"], "a driver's scheme, digits and all")
+        #expect(passwords("jdbc:postgresql://db/checkrun?user=ana&password=s3cretpass") == ["s3cretpass"], "a chain of schemes")
+        #expect(passwords("postgresql ://ana:s3cretpass@db/x") == ["s3cretpass"], "a space before the colon")
+        #expect(passwords("ana:s3cretpass@db.example.com/checkrun") == ["s3cretpass"], "no scheme at all")
+        #expect(passwords("--db=ana:s3cretpass@db/checkrun") == ["s3cretpass"])
+        #expect(passwords("results/2024:v1.sqlite") == [] && passwords("notes: seen at @home") == [], "a path or words are left as they are")
         #expect(ServerAddressText.withoutPassword("postgresql://ana:s3cret@db/x?password=two&sslmode=verify-full") == "postgresql://ana@db/x?sslmode=verify-full")
         #expect(ServerAddressText.withoutPassword("postgresql://ana@db/x?sslmode=verify-full&pass%77ord=two") == "postgresql://ana@db/x?sslmode=verify-full")
         #expect(ServerAddressText.withoutPassword("postgresql://ana:s3/cr@t@db/x?password=two") == "postgresql://ana@db/x")
@@ -193,5 +199,25 @@ extension ServerAddressTests {
             #expect(result.status != 0)
             #expect(!(result.stdout + result.stderr).contains(":ab@") && !(result.stdout + result.stderr).contains("hunter"), "\(arguments): \(result.stderr)")
         }
+    }
+}
+
+extension ServerAddressTests {
+    /// Addresses copied from other tools' settings (a driver's scheme, JDBC, a scheme typed with a
+    /// space, or no scheme at all) are not checkrun's, but their passwords are still never shown.
+    @Test func anAddressCopiedFromAnotherToolsSettingsNeverShowsItsPassword() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let addresses = ["postgresql+psycopg2://ana:Sup3rS3cret@db.example.com/checkrun", "jdbc:postgresql://db/checkrun?user=ana&password=Sup3rS3cret",
+                         "postgresql ://ana:Sup3rS3cret@db/x", "ana:Sup3rS3cret@db.example.com/checkrun"]
+        for address in addresses {
+            for command in [["sessions"], ["verify"], ["report", "--release", "2.4"], ["merge", address]] {
+                let arguments = command == ["merge", address] ? ["merge", address, "--db", "team.sqlite"] : command + ["--db", address]
+                let result = try Checkrun.run(arguments, in: folder.path)
+                #expect(result.status != 0, "\(arguments)")
+                #expect(!(result.stdout + result.stderr).contains("Sup3rS3cret"), "\(arguments): \(result.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
     }
 }

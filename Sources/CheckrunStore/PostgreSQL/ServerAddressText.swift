@@ -55,7 +55,7 @@ extension ServerAddressText {
     /// the value of every `password=` after a "?" or "&" (a URI parameter, a "?" typed for an
     /// "&", or libpq's key=value form). Masking too much is harmless; too little shows a password.
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
-        guard let start = authorityStart(in: bytes) else { return keyValuePasswords(in: bytes) }
+        guard let start = authorityStart(in: bytes) ?? schemelessUserStart(in: bytes) else { return keyValuePasswords(in: bytes) }
         var found = parameterPasswords(in: bytes, from: start)
         for reading in [true, false] {
             if let range = userPassword(in: bytes, from: start, asLibpqReadsIt: reading) { found.append(range) }
@@ -148,16 +148,29 @@ extension ServerAddressText {
     }
 
     /// Where the part after `scheme:` and its slashes begins, for any scheme (a mistyped one
-    /// too, and one slash as well as two); nil when the text names no scheme.
+    /// too, one slash as well as two, a driver's "postgresql+psycopg2:" and a chain of them,
+    /// "jdbc:postgresql:"); nil when the text names no scheme.
     static func authorityStart(in bytes: [UInt8]) -> Int? {
         if let start = mistypedSchemeEnd(in: bytes) { return start }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/") else { return nil }
-        let scheme = bytes[..<colon].split(separator: UInt8(ascii: "=")).last ?? []
-        guard !scheme.isEmpty, scheme.allSatisfy({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else {
-            return nil
-        }
+        guard let colon = bytes.indices.dropLast().first(where: { bytes[$0] == UInt8(ascii: ":") && bytes[$0 + 1] == UInt8(ascii: "/") }) else { return nil }
+        let scheme = bytes[..<colon].split(separator: UInt8(ascii: "="), omittingEmptySubsequences: false).last ?? []
+        let isLetter: (UInt8) -> Bool = { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }
+        guard let first = scheme.first, isLetter(first),
+              scheme.allSatisfy({ isLetter($0) || ($0 >= 48 && $0 <= 57) || Array("+.-:".utf8).contains($0) }) else { return nil }
         var start = colon + 1
         while start < bytes.count, bytes[start] == UInt8(ascii: "/") { start += 1 }
+        return start
+    }
+
+    /// An address typed without any scheme, "ana:secret@db/checkrun" (perhaps after `--db=`):
+    /// where its user part begins. Only with a ":" before an "@", no space up to the "@" and no
+    /// "/" before the ":" (which a user name never holds), so a file's path or a sentence is
+    /// left as it is.
+    static func schemelessUserStart(in bytes: [UInt8]) -> Int? {
+        let colon = UInt8(ascii: ":"), at = UInt8(ascii: "@")
+        guard let separator = bytes.firstIndex(of: colon), let end = bytes[separator...].firstIndex(of: at) else { return nil }
+        let start = bytes[..<separator].lastIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? 0
+        guard start < separator, !bytes[start..<separator].contains(UInt8(ascii: "/")), !bytes[start..<end].contains(where: { $0 <= 32 }) else { return nil }
         return start
     }
 
@@ -170,7 +183,10 @@ extension ServerAddressText {
         guard lowered.starts(with: Array("postgres".utf8)) else { return nil }
         index += lowered.starts(with: Array("postgresql".utf8)) ? 10 : 8
         let schemeEnd = index
-        if index < bytes.count, bytes[index] == UInt8(ascii: ":") { index += 1 }
+        // Spaces between the scheme and its colon ("postgresql ://") are a mistype too.
+        var colon = index
+        while colon < bytes.count, bytes[colon] == 32 || bytes[colon] == 9 { colon += 1 }
+        if colon < bytes.count, bytes[colon] == UInt8(ascii: ":") { index = colon + 1 }
         while index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
         let exact = bytes[schemeEnd...].starts(with: Array("://".utf8)) && bytes[..<schemeEnd].first != 32 && bytes[..<schemeEnd].first != 9
         return index > schemeEnd && !exact ? index : nil
