@@ -42,6 +42,21 @@ extension ReleaseReport {
         return entries
     }
 
+    /// Checks no longer in the protocols that failed, answered against a version the database
+    /// does not keep (recorded before checkrun kept protocol texts, merged from a file that did
+    /// not keep it, or deleted): which criteria they fail is unknown, so the WCAG terms could
+    /// read better than the results are. Said as problems, for the report to refuse or mark.
+    package func failuresWithUnknownCriteria(_ store: ResultStore) throws -> [String] {
+        var problems: [String] = []
+        for (name, results) in Dictionary(grouping: removed, by: \.result.check).sorted(by: { $0.key < $1.key })
+        where CheckStatus.combining(results) == .failed {
+            guard let newest = results.max(by: { $0.result.updatedAt < $1.result.updatedAt }),
+                  try store.keptCheck(named: name, version: newest.result.protocolHash) == nil else { continue }
+            problems.append("\(DisplayText.preview(name, limit: 120)) failed and is no longer in the protocols, and the database keeps no text of the version it was answered against (\(newest.result.protocolHash.prefix(12))), so the WCAG terms cannot show which criteria it fails")
+        }
+        return problems
+    }
+
     /// The checks of `document` that differ from the versions `hashes` name, as the database
     /// keeps them; a version the database does not keep changes nothing that can be named.
     static func changedChecks(_ document: ProtocolDocument, _ hashes: [String], _ store: ResultStore) throws -> [String] {

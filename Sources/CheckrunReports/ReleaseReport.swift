@@ -89,9 +89,23 @@ package struct ReleaseReport: Sendable {
     /// (`--unverified`); nil when they verified.
     package var unverifiedProblems: [String]?
 
+    /// Failed checks whose WCAG criteria are unknown (`failuresWithUnknownCriteria`), when the
+    /// report was written anyway (`--unverified`): the WCAG terms do not count them.
+    package var unknownCriteria: [String] = []
+
+    /// Whether the report was written with nothing wrong in what it rests on.
+    package var isVerified: Bool { unverifiedProblems == nil && unknownCriteria.isEmpty }
+
     /// The line every format puts at its top when the report was written despite problems.
     package var unverifiedBanner: String? {
-        unverifiedProblems.map { "UNVERIFIED: \($0.count) problem\($0.count == 1 ? "" : "s") in the records this report rests on; run checkrun verify" }
+        var parts: [String] = []
+        if let problems = unverifiedProblems {
+            parts.append("\(problems.count) problem\(problems.count == 1 ? "" : "s") in the records this report rests on; run checkrun verify")
+        }
+        if !unknownCriteria.isEmpty {
+            parts.append("\(unknownCriteria.count) failed check\(unknownCriteria.count == 1 ? "" : "s") whose WCAG criteria are unknown (the database keeps no text of the protocol version answered), which the WCAG terms do not count")
+        }
+        return parts.isEmpty ? nil : "UNVERIFIED: " + parts.joined(separator: "; ")
     }
 
     /// One digest over what the report rests on and what it shows: every session's chain head,

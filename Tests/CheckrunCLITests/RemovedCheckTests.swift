@@ -1,3 +1,4 @@
+import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing
@@ -46,5 +47,35 @@ import Testing
         let junit = try run(["report", "--release", "1", "--format", "junit"]).stdout
         let suite = try #require(junit.components(separatedBy: "<testsuite name=\"no longer in the protocols\"").dropFirst().first?.components(separatedBy: "</testsuite>").first)
         #expect(suite.contains("skipped=\"1\"") && suite.contains("<skipped message=\"not applicable"), "\(suite)")
+    }
+
+    /// A removed check that failed, whose answered version the database does not keep (deleted
+    /// here, as a tamperer would; or recorded before checkrun kept texts): the WCAG terms could
+    /// not count its failure, and read "Not Evaluated" where it failed. The report refuses, and
+    /// with --unverified says so at its top.
+    @Test func aFailureWhoseCriteriaAreUnknownIsNotReportedAsIfTheyWereMet() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
+        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=fail", "--expected", "2=pass", "--notes", "x broken"]).status == 0)
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/b", "--expected", "1=pass"]).status == 0)
+        try folder.write("protocols/demo.json", Self.document(checks: ["b"]))
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("DELETE FROM protocol_versions")
+        raw.close()
+
+        let refused = try run(["report", "--release", "1", "--out", "report.md"])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("demo/a failed and is no longer in the protocols, and the database keeps no text of the version it was answered against"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was written") && !FileManager.default.fileExists(atPath: folder.path("report.md")))
+        let marked = try run(["report", "--release", "1", "--unverified"])
+        #expect(marked.status == 0 && marked.stdout.contains("UNVERIFIED: 1 failed check whose WCAG criteria are unknown"), "\(marked.stdout.prefix(600))")
+        let json = try run(["report", "--release", "1", "--unverified", "--format", "json"]).stdout
+        #expect(json.contains("\"verified\": false") && json.contains("demo/a failed and is no longer in the protocols"), "\(json.prefix(900))")
+        // With the check's text at hand, its failure bears on its criterion again.
+        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
+        let named = try run(["report", "--release", "1"])
+        #expect(named.status == 0 && named.stdout.contains("| 1.1.1 Non-text Content | A | Partially Supports |"), "\(named.stderr)")
     }
 }

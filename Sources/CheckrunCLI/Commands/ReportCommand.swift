@@ -59,6 +59,7 @@ struct ReportCommand: CheckrunCommand {
         }
         report.product = context.arguments.value(.product)
         report.unverifiedProblems = try CitedEvidence.check(verification, context, shown: report.shownResultProblems)
+        try refuseUnknownCriteria(&report, store, context)
         if let folder = context.arguments.value(.attachments) {
             report.attachmentPaths = try writeAttachments(of: report, into: folder, from: store, besides: context.arguments.value(.out))
         }
@@ -83,6 +84,20 @@ struct ReportCommand: CheckrunCommand {
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
             throw CommandFailure("\(DisplayText.neutralised(folder)) is not a folder; name a folder for the attachments", exitCode: 2)
         }
+    }
+
+    /// A failure whose criteria are unknown (see `failuresWithUnknownCriteria`) would leave the
+    /// WCAG terms reading better than the results: named, and nothing written, unless
+    /// --unverified, which writes the report marked as such at its top.
+    private static func refuseUnknownCriteria(_ report: inout ReleaseReport, _ store: ResultStore, _ context: CommandContext) throws {
+        let problems = try report.failuresWithUnknownCriteria(store)
+        guard !problems.isEmpty else { return }
+        for problem in problems { context.printError(problem) }
+        guard context.arguments.flag(.unverified) else {
+            throw CommandFailure("the WCAG terms would not count \(problems.count == 1 ? "this failure" : "these \(problems.count) failures") (above), so nothing was written. Name a protocol folder that holds \(problems.count == 1 ? "the check" : "them") with --protocols DIR, or pass --unverified to write it anyway, marked as unverified")
+        }
+        context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")
+        report.unknownCriteria = problems
     }
 
     /// Writes every attachment of the results the report shows into `folder`; returns each

@@ -34,9 +34,9 @@ enum JSONReport {
             ("checks", .array(report.checks.map { node(check($0, report)) })),
             ("removed", .array(report.removed.map { node(result($0, $0.answeredCheck, report)) })),
             ("verification", object([
-                ("verified", .bool(report.unverifiedProblems == nil)),
+                ("verified", .bool(report.isVerified)),
                 ("message", report.unverifiedBanner.map(JSONValue.string) ?? .null),
-                ("problems", .array((report.unverifiedProblems ?? []).map { JSONNode(.string($0)) })),
+                ("problems", .array(((report.unverifiedProblems ?? []) + report.unknownCriteria).map { JSONNode(.string($0)) })),
             ])),
             ("evidence", object([
                 ("digest", .string(report.evidenceDigest)),
