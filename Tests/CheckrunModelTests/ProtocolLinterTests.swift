@@ -87,6 +87,15 @@ import Testing
         #expect(problems(Self.valid.replacingOccurrences(of: "\"id\": \"touch\"", with: "\"id\": \"touch-once-2\"")).isEmpty)
     }
 
+    /// An id is part of every key a store indexes: one of thousands of characters was accepted
+    /// by lint and SQLite, and a server's index refused every answer to it.
+    @Test func anIdLongerThanAHundredCharactersIsRefused() {
+        let long = String(repeating: "a", count: 101)
+        let found = problems(Self.valid.replacingOccurrences(of: "\"id\": \"touch\"", with: "\"id\": \"\(long)\"")).map(\.description)
+        #expect(found.contains { $0.hasPrefix("sample.json:10:13: /checks/0/id:") && $0.contains("100") }, "\(found)")
+        #expect(problems(Self.valid.replacingOccurrences(of: "\"id\": \"touch\"", with: "\"id\": \"\(long.dropLast())\"")).isEmpty)
+    }
+
     @Test func anUnknownWCAGNumberIsReportedWithTheNearestCriteria() {
         let found = problems(Self.valid.replacingOccurrences(of: "[\"2.5.8\"]", with: "[\"2.5.9\"]"))
         #expect(found.map(\.description) == ["sample.json:7:12: /wcag/0: \"2.5.9\" is not a WCAG 2.2 success criterion; did you mean \"2.5.8 Target Size (Minimum)\" or \"2.5.7 Dragging Movements\"?"])

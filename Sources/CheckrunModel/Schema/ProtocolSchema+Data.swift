@@ -45,8 +45,9 @@ extension ProtocolSchema {
   },
   "$defs": {
     "slug": {
-      "description": "Lower-case letters and digits joined by single hyphens, e.g. \"touch-one-hand\".",
+      "description": "Lower-case letters and digits joined by single hyphens, at most 100 characters, e.g. \"touch-one-hand\".",
       "type": "string",
+      "maxLength": 100,
       "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
     },
     "wcagList": {
