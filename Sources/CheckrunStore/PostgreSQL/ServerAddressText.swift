@@ -55,8 +55,10 @@ extension ServerAddressText {
     /// the value of every `password=` after a "?" or "&" (a URI parameter, a "?" typed for an
     /// "&", or libpq's key=value form). Masking too much is harmless; too little shows a password.
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
-        guard let start = authorityStart(in: bytes) ?? schemelessUserStart(in: bytes) else { return keyValuePasswords(in: bytes) }
-        var found = parameterPasswords(in: bytes, from: start)
+        let scheme = authorityStart(in: bytes)
+        // Without a scheme, libpq's key=value form too ("user=ana:x@y password=…" is both).
+        guard let start = scheme ?? schemelessUserStart(in: bytes) else { return keyValuePasswords(in: bytes) }
+        var found = parameterPasswords(in: bytes, from: start) + (scheme == nil ? keyValuePasswords(in: bytes) : [])
         for reading in [true, false] {
             if let range = userPassword(in: bytes, from: start, asLibpqReadsIt: reading) { found.append(range) }
         }
