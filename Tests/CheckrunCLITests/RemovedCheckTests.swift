@@ -16,14 +16,26 @@ import Testing
             + checks.compactMap { all[$0] }.joined(separator: ", ") + "]}"
     }
 
+    /// checkrun run in `folder`, with the demo protocol (both checks) as its protocol folder.
+    static func runner(in folder: TemporaryFolder) throws -> ([String]) throws -> ProcessResult {
+        try folder.write("protocols/demo.json", document(checks: ["a", "b"]))
+        return { arguments in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
+    }
+
+    /// demo/a failed (expected 1, with a note) and demo/b passed in release 1, build 1; then
+    /// demo/a was taken out of the protocol.
+    static func failedThenRemoved(in folder: TemporaryFolder) throws -> ([String]) throws -> ProcessResult {
+        let run = try runner(in: folder)
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=fail", "--expected", "2=pass", "--notes", "x broken"]).status == 0)
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/b", "--expected", "1=pass"]).status == 0)
+        try folder.write("protocols/demo.json", document(checks: ["b"]))
+        return run
+    }
+
     @Test func aRemovedChecksFailureBearsOnItsCriteria() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
-        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
-        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=fail", "--expected", "2=pass", "--notes", "x broken"]).status == 0)
-        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/b", "--expected", "1=pass"]).status == 0)
-        try folder.write("protocols/demo.json", Self.document(checks: ["b"]))
+        let run = try Self.failedThenRemoved(in: folder)
 
         let markdown = try run(["report", "--release", "1", "--fail-on-failure"])
         #expect(markdown.status == 3)
@@ -40,8 +52,7 @@ import Testing
     @Test func aRemovedCheckThatDidNotApplyIsSkippedInJUnit() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
-        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
+        let run = try Self.runner(in: folder)
         #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=na", "--expected", "2=na"]).status == 0)
         try folder.write("protocols/demo.json", Self.document(checks: ["b"]))
         let junit = try run(["report", "--release", "1", "--format", "junit"]).stdout
@@ -56,11 +67,7 @@ import Testing
     @Test func aFailureWhoseCriteriaAreUnknownIsNotReportedAsIfTheyWereMet() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write("protocols/demo.json", Self.document(checks: ["a", "b"]))
-        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
-        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=fail", "--expected", "2=pass", "--notes", "x broken"]).status == 0)
-        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/b", "--expected", "1=pass"]).status == 0)
-        try folder.write("protocols/demo.json", Self.document(checks: ["b"]))
+        let run = try Self.failedThenRemoved(in: folder)
         let raw = try Database(path: folder.path("checkrun.sqlite"))
         try raw.execute("DELETE FROM protocol_versions")
         raw.close()

@@ -34,10 +34,14 @@ enum CitedEvidence {
         let problems = report.fileProblems + report.problems.map(\.description)
         for problem in problems.prefix(20) { context.printError(problem) }
         if problems.count > 20 { context.printError("… and \(problems.count - 20) more; run \(context.commandHere("verify")) for all of them.") }
-        guard context.arguments.flag(.unverified) else {
-            throw CommandFailure("the records this rests on fail verification (\(problems.count) problem\(problems.count == 1 ? "" : "s") above), so nothing was written. Run `\(context.commandHere("verify"))` for the whole database, or pass --unverified to write it anyway, marked as unverified")
-        }
-        context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")
+        try writeAnywayOnlyIfUnverified(context, refusal: "the records this rests on fail verification (\(problems.count) problem\(problems.count == 1 ? "" : "s") above), so nothing was written. Run `\(context.commandHere("verify"))` for the whole database, or pass --unverified to write it anyway, marked as unverified")
         return problems
+    }
+
+    /// Output that must not look like an honest one is refused with `refusal`, unless
+    /// --unverified: then it is written, marked UNVERIFIED at its top, and the user is told so.
+    static func writeAnywayOnlyIfUnverified(_ context: CommandContext, refusal: String) throws {
+        guard context.arguments.flag(.unverified) else { throw CommandFailure(refusal) }
+        context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")
     }
 }

@@ -93,10 +93,7 @@ struct ReportCommand: CheckrunCommand {
         let problems = try report.failuresWithUnknownCriteria(store)
         guard !problems.isEmpty else { return }
         for problem in problems { context.printError(problem) }
-        guard context.arguments.flag(.unverified) else {
-            throw CommandFailure("the WCAG terms would not count \(problems.count == 1 ? "this failure" : "these \(problems.count) failures") (above), so nothing was written. Name a protocol folder that holds \(problems.count == 1 ? "the check" : "them") with --protocols DIR, or pass --unverified to write it anyway, marked as unverified")
-        }
-        context.warn("writing it anyway (--unverified); it says UNVERIFIED at its top")
+        try CitedEvidence.writeAnywayOnlyIfUnverified(context, refusal: "the WCAG terms would not count \(problems.count == 1 ? "this failure" : "these \(problems.count) failures") (above), so nothing was written. Name a protocol folder that holds \(problems.count == 1 ? "the check" : "them") with --protocols DIR, or pass --unverified to write it anyway, marked as unverified")
         report.unknownCriteria = problems
     }
 
