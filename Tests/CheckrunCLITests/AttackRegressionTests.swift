@@ -168,7 +168,7 @@ import Testing
 extension AttackRegressionTests {
     /// SIGTERM or Ctrl-C in the middle of writing a file leaves no temporary file and the old
     /// file whole.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangGuard)
     func aStoppedExportLeavesNoTemporaryFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -195,7 +195,7 @@ extension AttackRegressionTests {
     /// The database deleted, or another file put in its place, while a walk is open: the walk
     /// said "saved" into the deleted file until the end. It now stops at the next answer and
     /// says why (exit 1), before announcing anything.
-    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    @Test(.hangGuard, arguments: [false, true])
     func aDatabaseDeletedOrReplacedUnderAWalkStopsIt(replaced: Bool) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

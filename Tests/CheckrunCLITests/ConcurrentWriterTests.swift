@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangGuard)
     func twoAmendsOfOneResultAtOnceBothLand() throws {
         for round in 0..<10 {
             let folder = try TemporaryFolder()
@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangGuard)
     func sixRecordsOfOneCheckAtOnceGetSixAttempts() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -64,7 +64,7 @@ import Testing
         #expect(attempts == ["1", "2", "3", "4", "5", "6"], "\(attempts)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangGuard)
     func processesCreatingOneNewDatabaseAtOnceAllSucceed() throws {
         for _ in 0..<15 {
             let folder = try TemporaryFolder()
@@ -78,7 +78,7 @@ import Testing
 
     /// A source of 100,000 results merged while `record` and a walk write to the same target:
     /// none of them waits much longer than a batch, and the merge completes.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func writersGoOnDuringALongMerge() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

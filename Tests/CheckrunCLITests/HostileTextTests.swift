@@ -36,7 +36,7 @@ import Testing
         return terminal.output
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangGuard)
     func noCommandPrintsAHostileValueRaw() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

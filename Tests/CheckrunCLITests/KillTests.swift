@@ -33,7 +33,7 @@ import Testing
         try ResultStore(path: folder.path(name), access: .existingOnly)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangGuard)
     func recordKilledAtRandom() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -58,7 +58,7 @@ import Testing
         #expect(attempts == Array(1...max(attempts.count, 1)).prefix(attempts.count).map { $0 }, "attempts are numbered without gaps or repeats")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangGuard)
     func aPipedWalkKilledAtRandom() throws {
         let answers = String(repeating: "t 3\np\np\n\nt 3\n10\np\n\nt 3\np\n\n", count: 1)
         for _ in 0..<50 {
@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(4)))
+    @Test(.hangGuard)
     func mergeKilledAtRandomKeepsWholeSessionsAndCompletesWhenRunAgain() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -99,7 +99,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangGuard)
     func amendKilledAtRandom() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -119,7 +119,7 @@ import Testing
 
 /// A disk that fills in the middle of a walk: nothing is announced as saved that was not.
 @Suite struct FullDiskWalkTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangGuard)
     func noAnswerIsAnnouncedBeforeItsCommitReturned() throws {
         let protocols = Repository.path("protocols")
         var sawAFailedSave = false

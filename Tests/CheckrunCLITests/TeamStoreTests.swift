@@ -194,7 +194,7 @@ struct TeamStoreTests {
 /// The server stopped and started again in the middle of a walk, on a cluster of the test's own.
 @Suite(.enabled(if: TestEngine.server != nil && ThrowawayServer.programs != nil, "needs a PostgreSQL build and CHECKRUN_TEST_POSTGRES_BIN (see .ci/run)"))
 struct ServerRestartTests {
-    @Test(.timeLimit(.minutes(2))) func theServerStoppedAndStartedMidWalkLosesNoAnswer() throws {
+    @Test(.hangGuard) func theServerStoppedAndStartedMidWalkLosesNoAnswer() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let server = try ThrowawayServer()

@@ -12,7 +12,7 @@ import Testing
         try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangGuard)
     func fourWritersAndAWalkAtOnceLoseNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -6,7 +6,7 @@ import Testing
 
 /// Attaching evidence in a walk on a real pseudo-terminal: a dragged-in path, the capture
 /// command while the timer runs, its failure, and a file that cannot be attached.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkAttachTerminalTests {
+@Suite(.serialized, .hangGuard) struct WalkAttachTerminalTests {
     let walkTests = WalkTerminalTests()
 
     @Test func aDraggedInPathTheCaptureAndTheirFailuresKeepTheWalkGoing() throws {

@@ -7,7 +7,7 @@ import Testing
 /// Another checkrun holding the database (a long merge) while a tester answers: the walk says
 /// within seconds that it waits, saves the answer once the file is free, and goes on; Ctrl-C
 /// while it waits says the answer is not saved. Nothing is said to be saved before it is.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkBusyTests {
+@Suite(.serialized, .hangGuard) struct WalkBusyTests {
     let walkTests = WalkTerminalTests()
 
     /// A walk answering its first outcome while another connection holds the file, and that

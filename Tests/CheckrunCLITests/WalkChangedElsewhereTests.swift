@@ -7,7 +7,7 @@ import Testing
 /// A walk never saves over a change another writer made to the same result while it ran (a
 /// teammate's amendment, the session resumed in a second terminal): its answer is refused in
 /// words, and it goes on from what is saved. The built binary on real pseudo-terminals.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkChangedElsewhereTests {
+@Suite(.serialized, .hangGuard) struct WalkChangedElsewhereTests {
     let protocols = Repository.path("protocols")
     let checks = ["--check", "tiny-target/voice-control-show-numbers", "--check", "tiny-target/touch-one-hand"]
 

@@ -14,7 +14,7 @@ import Testing
 
     /// `?` and `b` were taken for the release and the tester: a session was filed under
     /// release "?" and tester "b".
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard)
     func helpBackAndQuitAreKeysNotLabels() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -45,7 +45,7 @@ import Testing
 
     /// Ben's walk resumed Ana's unfinished session by default, and his answers were filed under
     /// her name and OS version. Only a session of the same tester, OS and checks is offered.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard)
     func anotherTestersSessionIsNamedNotResumed() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

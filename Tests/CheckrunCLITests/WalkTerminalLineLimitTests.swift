@@ -6,7 +6,7 @@ import Testing
 
 /// A terminal in line mode keeps 4,095 bytes of a line and drops the rest unseen: such a line
 /// is refused whole, never saved cut short as if it were what the tester typed.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkTerminalLineLimitTests {
+@Suite(.serialized, .hangGuard) struct WalkTerminalLineLimitTests {
     @Test func aLineCutByTheTerminalIsRefusedNotSavedShort() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The walk as a tester meets it: the built binary on a real pseudo-terminal.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WalkTerminalTests {
+@Suite(.serialized, .hangGuard) struct WalkTerminalTests {
     let protocols = Repository.path("protocols")
 
     func start(_ folder: TemporaryFolder, _ arguments: [String], environment: [String: String] = [:]) throws -> PseudoTerminal {
@@ -267,7 +267,7 @@ extension WalkTerminalTests {
                            directory: folder.path, environment: ["USER": ""])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func aWalkAtATerminalAsksForDeviceAndTesterOfferingTheLastOnes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
