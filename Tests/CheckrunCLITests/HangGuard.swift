@@ -9,5 +9,5 @@ extension Trait where Self == TimeLimitTrait {
     /// length failed tests that passed (one CI run waited 140 seconds for a thread). Every wait
     /// inside a test has its own deadline (`PseudoTerminal.expect`, `waitForExit`); this limit is
     /// past the whole suite's length, for a hang that no deadline catches.
-    static var hangGuard: Self { .hangGuard }
+    static var hangGuard: Self { .timeLimit(.minutes(15)) }
 }
