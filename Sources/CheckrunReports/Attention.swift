@@ -34,7 +34,7 @@ package struct Attention: Sendable {
 
     /// One failure in words: where it failed, and the start of what the tester wrote.
     static func describe(_ check: String, _ reported: ReportedResult, notesInFull: Bool = false) -> String {
-        let device = reported.device.isEmpty ? "an unnamed device" : reported.device
+        let device = reported.testedOn.isEmpty ? "an unnamed device" : reported.testedOn
         let limit = notesInFull ? Int.max : 160
         if let earlier = reported.failedEarlier {
             let since = reported.result.verdict == .blocked ? "blocked" : "skipped"
@@ -73,7 +73,7 @@ package struct Attention: Sendable {
     /// Each unfinished attempt holding a failed answer, one line each; empty when there is none.
     static func unfinishedLines(_ report: ReleaseReport) -> [String] {
         report.unfinishedFailures.map { failure in
-            "\(failure.check) on \(failure.device.isEmpty ? "an unnamed device" : failure.device) (build \(failure.build)): attempt \(failure.attempt) holds a failed answer but is not finished; resume session \(failure.session.lowercasedText.prefix(8)) to give its result"
+            "\(failure.check) on \(failure.testedOn.isEmpty ? "an unnamed device" : failure.testedOn) (build \(failure.build)): attempt \(failure.attempt) holds a failed answer but is not finished; resume session \(failure.session.lowercasedText.prefix(8)) to give its result"
         }
     }
 

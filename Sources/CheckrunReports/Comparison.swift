@@ -40,7 +40,7 @@ package struct Comparison: Sendable {
                 return moved
             }
             guard !changes.isEmpty else { return nil }
-            return CheckComparison(check: check.check, device: check.device, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
+            return CheckComparison(check: check.check, device: check.device, osVersion: check.osVersion, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
         }
         return Comparison(scopes: Array(scopes.suffix(2)), threshold: threshold, checks: checks)
     }
@@ -101,13 +101,18 @@ package struct BuildChange: Sendable {
 
 package struct CheckComparison: Sendable {
     package var check: String
-    /// Builds are compared per check and device: a median of an iPhone's 7 and an iPad's 10 is
-    /// neither device's figure.
+    /// Builds are compared per check, device and OS version (see `TestedOn`): a median of an
+    /// iPhone's 7 and an iPad's 10 is neither device's figure, and a pass on one OS version is
+    /// no verdict on another.
     package var device: String = ""
+    package var osVersion: String = ""
+
+    /// Where it was tested, as reports name it: "iPhone 15, OS 18.2".
+    package var testedOn: String { TestedOn.name(device: device, osVersion: osVersion) }
 
     /// "tiny-target/touch-one-hand on iPhone 15", as lists and tables name it.
     package var label: String {
-        check + " on " + (device.isEmpty ? "an unnamed device" : device)
+        check + " on " + (testedOn.isEmpty ? "an unnamed device" : testedOn)
     }
     /// Figures per scope, nil where the check has no result in that build.
     package var builds: [BuildFigures?]
@@ -122,7 +127,7 @@ extension Comparison {
     package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
-        var devices: [String: DeviceFigures] = [:]
+        var devices: [TestedOn.Place: DeviceFigures] = [:]
 
         func flush() throws {
             guard let name = currentCheck else { return }
@@ -144,7 +149,7 @@ extension Comparison {
                 last = (hash, number)
                 return number
             }
-            for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
+            for (place, gathered) in devices.sorted(by: { ($0.key.device, $0.key.osVersion) < ($1.key.device, $1.key.osVersion) }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.latest[index] else { return nil }
                     var verdict = newest.verdict, setAside = newest.setAsideCounts
@@ -160,7 +165,7 @@ extension Comparison {
                         verdict: verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row,
                         setAsideCounts: setAside)
                 }
-                checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
+                checks.append(CheckComparison(check: name, device: place.device, osVersion: place.osVersion, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
             }
         }
@@ -170,7 +175,7 @@ extension Comparison {
                 currentCheck = row.check
                 devices = [:]
             }
-            devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
+            devices[TestedOn.Place(check: row.check, device: row.device, osVersion: row.osVersion), default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
         let problems = try markNotApplicable(&checks, store, threshold)

@@ -239,13 +239,13 @@ extension ReleaseReport {
     }
 
     /// The release's unfinished failed answers in the report's scope (its build and those before)
-    /// that no finished result of the same check and device has answered since.
+    /// that no finished result of the same check, device and OS version has answered since.
     private static func unfinishedFailures(_ store: ResultStore, release: String, build: String?, builds: [String],
                                            latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
         let rank = Dictionary(BuildOrder.through(build, in: builds).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         return try store.unfinishedFailures(release: release).filter { failure in
             guard let at = rank[failure.build] else { return false }
-            guard let finished = latest[failure.check]?.first(where: { $0.device == failure.device }), let since = rank[finished.build] else { return true }
+            guard let finished = latest[failure.check]?.first(where: { $0.place == failure.place }), let since = rank[finished.build] else { return true }
             return at > since || (at == since && failure.answeredAt > finished.result.updatedAt.timeIntervalSince1970)
         }
     }

@@ -7,6 +7,10 @@ package struct ReportedResult: Sendable, Equatable {
     package var release: String
     package var build: String
     package var device: String
+    /// The OS version its session named ("" when none). A device on two OS versions is two
+    /// places a check is tested: a pass on one says nothing of the other, so neither hides
+    /// the other's result.
+    package var osVersion: String = ""
     package var tester: String
     /// How many finished results this check has on this device in this result's build:
     /// attempts are numbered per build, so the count is too.
@@ -30,6 +34,13 @@ package struct ReportedResult: Sendable, Equatable {
     /// skip or block, else its own.
     package var standing: Verdict? { failedEarlier == nil ? result.verdict : .fail }
 
+    /// Where the result was tested, as reports name it: the device, then its OS version when
+    /// the session named one ("iPhone 15, OS 18.2"); "" when neither is known.
+    package var testedOn: String { TestedOn.name(device: device, osVersion: osVersion) }
+
+    /// The check, device and OS version: what a latest result is the latest of.
+    package var place: TestedOn.Place { TestedOn.Place(check: result.check, device: device, osVersion: osVersion) }
+
     /// A failure that a later skip or block has not shown fixed: in an earlier result, or in
     /// the skipped or blocked result itself (an expected outcome answered fail, or a count over
     /// its ceiling, before it was set aside).
@@ -48,12 +59,13 @@ package struct ReportedResult: Sendable, Equatable {
         }
     }
 
-    package init(result: CheckResult, release: String, build: String, device: String, tester: String, attempts: Int,
+    package init(result: CheckResult, release: String, build: String, device: String, osVersion: String = "", tester: String, attempts: Int,
                 amendments: Int = 0, amendReason: String? = nil) {
         self.result = result
         self.release = release
         self.build = build
         self.device = device
+        self.osVersion = osVersion
         self.tester = tester
         self.attempts = attempts
         self.amendments = amendments
@@ -121,9 +133,9 @@ extension ResultStore {
         return (testers, devices)
     }
 
-    /// The query behind every report: for each check and device, the latest finished result of
-    /// release ?1 (and build ?2, or every build when NULL), with how many results it had. The
-    /// latest is the latest attempt in the newest build: ?3 ranks the builds in build order
+    /// The query behind every report: for each check, device and OS version (see `TestedOn`),
+    /// the latest finished result of release ?1 (and build ?2, or every build when NULL), with
+    /// how many results it had. The latest is the latest attempt in the newest build: ?3 ranks the builds in build order
     /// (a JSON list of labels, oldest first), so a build tested late never counts as newer.
     /// Public so the benchmark can time exactly this statement in the sqlite3 shell.
     ///
@@ -150,20 +162,21 @@ extension ResultStore {
         """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
-            SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
+            SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, s.os_version AS os, ranks.rank AS rank,
                 CAST(r.updated_at * 1000000 AS INTEGER) * 1024 + min(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND \(among.rawValue)
         ),
-        newest AS (SELECT check_name, device, max(rank) AS rank FROM scoped GROUP BY check_name, device),
+        newest AS (SELECT check_name, device, os, max(rank) AS rank FROM scoped GROUP BY check_name, device, os),
         latest AS (
             SELECT scoped.row AS row, max(scoped.key), count(*) AS attempts
-            FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.rank = scoped.rank
-            GROUP BY scoped.check_name, scoped.device
+            FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.os = scoped.os
+                AND newest.rank = scoped.rank
+            GROUP BY scoped.check_name, scoped.device, scoped.os
         )
-        SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason
+        SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason, s.os_version
         FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
-        ORDER BY r.check_name, s.device
+        ORDER BY r.check_name, s.device, s.os_version
         """
     }
 
@@ -203,7 +216,8 @@ extension ResultStore {
                 guard let result = Self.readResult(row) else { return }
                 latest.append(ReportedResult(
                     result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
-                    tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0, amendReason: row.string(18)))
+                    osVersion: row.string(19) ?? "", tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0,
+                    amendReason: row.string(18)))
             }
             if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
                 // Every build up to the one reported on: a failure in an earlier build stands
@@ -232,14 +246,14 @@ extension ResultStore {
     /// one too: the tester saw the failure, and setting the check aside does not fix it.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
     private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue]) throws {
-        var places: [String: Int] = [:]
-        for (place, reported) in latest.enumerated() where reported.result.verdict == .skipped || reported.result.verdict == .blocked {
-            places[reported.result.check + "\u{0}" + reported.device] = place
+        var places: [TestedOn.Place: Int] = [:]
+        for (position, reported) in latest.enumerated() where reported.result.verdict == .skipped || reported.result.verdict == .blocked {
+            places[reported.place] = position
         }
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             // Only a result holding a failed outcome is chosen beside passes and failures.
             guard let result = Self.readResult(row), result.verdict != .pass,
-                  let place = places[result.check + "\u{0}" + (row.string(14) ?? "")] else { return }
+                  let place = places[TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: row.string(19) ?? "")] else { return }
             latest[place].failedEarlier = ReportedResult.EarlierFailure(build: row.string(13) ?? "", attempt: result.attempt, notes: result.notes,
                                                                         isThisResult: result.id == latest[place].result.id)
         }

@@ -58,6 +58,7 @@ extension ResultStore {
         package var check: String
         package var scope: Int
         package var device: String
+        package var osVersion: String = ""
         package var verdict: Verdict
         package var activeSeconds: Double?
         package var protocolHash: String
@@ -78,7 +79,7 @@ extension ResultStore {
             WITH scopes (release, build, scope) AS (
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), key FROM json_each(?1))
             SELECT r.check_name, scopes.scope, \(Self.standingVerdict), r.active_seconds, r.protocol_hash, r.updated_at,
-                (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid
+                (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid, s.os_version
             FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
             JOIN results r ON r.session_id = s.id
             WHERE r.verdict IS NOT NULL
@@ -94,8 +95,9 @@ extension ResultStore {
                 if parts.count == 2, let value = Int(parts[1]) { counters[String(parts[0])] = value }
             }
             try body(TimingRow(
-                check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", verdict: verdict, activeSeconds: row.double(3),
-                protocolHash: row.string(4) ?? "", answeredAt: row.double(5) ?? 0, counters: counters, row: Int64(row.int(8) ?? 0)))
+                check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", osVersion: row.string(9) ?? "", verdict: verdict,
+                activeSeconds: row.double(3), protocolHash: row.string(4) ?? "", answeredAt: row.double(5) ?? 0, counters: counters,
+                row: Int64(row.int(8) ?? 0)))
         }
     }
 }

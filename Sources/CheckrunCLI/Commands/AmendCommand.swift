@@ -58,12 +58,7 @@ struct AmendCommand: CheckrunCommand {
                 let place = (arguments.value(.device).map { " on \($0)" } ?? "") + (arguments.value(.os).map { " with OS \($0)" } ?? "")
                 throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(place); `checkrun report --release \(release)` lists the results")
             }
-            let devices = Set(try matches.map { try store.session(id: $0.sessionID)?.device ?? "" })
-            if devices.count > 1 && arguments.value(.device) == nil {
-                // The unnamed device is named too, with the option that chooses it.
-                let named = devices.sorted().map { $0.isEmpty ? "no device named (--device \"\")" : "\"\(DisplayText.neutralised($0))\"" }
-                throw UsageError("\(name) has results on several devices: \(named.joined(separator: ", ")); choose one with --device", command: "amend")
-            }
+            try Self.requireOnePlace(of: matches, name, store, arguments)
             guard let current = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
@@ -84,6 +79,24 @@ struct AmendCommand: CheckrunCommand {
         context.print("Amended \(name) (release \(release), build \(build)): now \(result.verdict?.rawValue ?? "in progress"). Reason: \(DisplayText.neutralised(reason)). The earlier record is kept.")
         try sayWhatElseChanged(result, reference, current: library.check(named: name), context)
         return 0
+    }
+
+    /// Refuses to guess which result is meant when the check has results on several devices,
+    /// or on several OS versions of one device: each is a result of its own in reports, and the
+    /// newest of them is not the one a lead necessarily means.
+    private static func requireOnePlace(of matches: [CheckResult], _ name: String, _ store: ResultStore, _ arguments: ParsedArguments) throws {
+        let sessions = try matches.compactMap { try store.session(id: $0.sessionID) }
+        let devices = Set(sessions.map(\.device))
+        if devices.count > 1 && arguments.value(.device) == nil {
+            // The unnamed device is named too, with the option that chooses it.
+            let named = devices.sorted().map { $0.isEmpty ? "no device named (--device \"\")" : "\"\(DisplayText.neutralised($0))\"" }
+            throw UsageError("\(name) has results on several devices: \(named.joined(separator: ", ")); choose one with --device", command: "amend")
+        }
+        let versions = Set(sessions.map(\.osVersion))
+        if versions.count > 1 && arguments.value(.os) == nil {
+            let named = versions.sorted().map { $0.isEmpty ? "no OS version named (--os \"\")" : "\"\(DisplayText.neutralised($0))\"" }
+            throw UsageError("\(name) has results on several OS versions of this device: \(named.joined(separator: ", ")); choose one with --os", command: "amend")
+        }
     }
 
     /// The counts taken back, the numbering of a check changed since, and a failure that no

@@ -10,7 +10,8 @@ struct ReportCommand: CheckrunCommand {
         abstract: "Write the compliance report of a release: WCAG table, per profile, per protocol.",
         discussion: """
         For each check and device the latest result of the release counts, or of one build with
-        --build. A check in the protocol folder with no result is "not run". The WCAG table holds
+        --build; a device on two OS versions (--os) is two devices, so a pass on one never hides a
+        failure on the other. A check in the protocol folder with no result is "not run". The WCAG table holds
         every level A and AA criterion and the AAA ones a protocol maps, with a conformance term
         (Supports, Partially Supports, Does Not Support); an A or AA criterion without evidence is
         shown as a gap in coverage. Formats: markdown (default), html, json (Schemas/report.schema.json),

@@ -5,7 +5,7 @@ import CheckrunStore
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
                          "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason",
-                         "outcome_notes", "product", "criteria", "attachments", "failed_earlier", "counted_as"]
+                         "outcome_notes", "product", "criteria", "attachments", "failed_earlier", "counted_as", "os_version"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
@@ -31,6 +31,9 @@ enum CSVReport {
                 (reported.failedEarlier.map { "build \($0.build), attempt \($0.attempt)" } ?? "", false),
                 // How the report counts the row, beside the recorded verdict: failed, not applicable …
                 (CheckStatus.countedAs(reported), false),
+                // Last, so that the columns before it keep their places: a device on two OS
+                // versions has a row for each.
+                (reported.osVersion, false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }

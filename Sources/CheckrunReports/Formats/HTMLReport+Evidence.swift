@@ -13,7 +13,7 @@ extension HTMLReport {
         var out = ["<h\(headingLevel)>\(h(title))</h\(headingLevel)>", "<ul class=\"evidence\">"]
         for (reported, position) in items {
             let attachment = reported.result.attachments[position]
-            let whose = "\(reported.device.isEmpty ? "unnamed device" : reported.device), build \(reported.build)"
+            let whose = "\(reported.testedOn.isEmpty ? "unnamed device" : reported.testedOn), build \(reported.build)"
                 + (attachment.outcome.map { ", expected outcome \($0)" } ?? "")
             let facts = "\(MediaType.words(attachment.mediaType)), \(attachment.sizeText); \(whose)"
             let hash = "<span class=\"hash\">SHA-256 <code>\(h(attachment.hash))</code></span>"

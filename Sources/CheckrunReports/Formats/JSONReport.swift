@@ -48,7 +48,7 @@ enum JSONReport {
             ])),
             ("changes", report.changes.map(comparison) ?? .null),
             ("unfinishedFailures", .array(report.unfinishedFailures.map { failure in node(object([
-                ("check", .string(failure.check)), ("device", .string(failure.device)), ("build", .string(failure.build)),
+                ("check", .string(failure.check)), ("device", .string(failure.device)), ("osVersion", .string(failure.osVersion)), ("build", .string(failure.build)),
                 ("session", .string(failure.session.lowercasedText)), ("attempt", .integer(failure.attempt)),
             ])) })),
         ])
@@ -98,7 +98,8 @@ enum JSONReport {
         let result = reported.result
         return object([
             ("check", .string(result.check)),
-            ("device", .string(reported.device)), ("build", .string(reported.build)), ("tester", .string(reported.tester)),
+            ("device", .string(reported.device)), ("osVersion", .string(reported.osVersion)), ("build", .string(reported.build)),
+            ("tester", .string(reported.tester)),
             ("verdict", .string(result.verdict?.rawValue ?? "pass")),
             ("countedAs", .string(CheckStatus.countedAs(reported))),
             ("failedEarlier", reported.failedEarlier.map { earlier in
@@ -142,6 +143,7 @@ enum JSONReport {
             ("checks", .array(comparison.checks.map { check in node(object([
                 ("check", .string(check.check)),
                 ("device", .string(check.device)),
+                ("osVersion", .string(check.osVersion)),
                 ("removed", .bool(check.removed)),
                 ("builds", .array(check.builds.enumerated().map { index, figures in node(object([
                     ("build", .string(labels[index])),

@@ -53,7 +53,9 @@ enum JUnitReport {
         out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(entry.reference.check.id))\" time=\"\(time)\">")
         var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
         if let reported {
-            properties += [("build", reported.build), ("device", reported.device), ("tester", reported.tester), ("attempt", String(reported.result.attempt))]
+            properties += [("build", reported.build), ("device", reported.device)]
+            if !reported.osVersion.isEmpty { properties += [("os_version", reported.osVersion)] }
+            properties += [("tester", reported.tester), ("attempt", String(reported.result.attempt))]
             if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
             properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
         }
@@ -130,7 +132,8 @@ enum JUnitReport {
                 out.append("      <skipped message=\"\(x("not applicable: " + CheckResult.nothingApplied + "; the check is no longer in the protocols"))\"/>")
             case .pass?: break
             }
-            out.append("      <system-out>\(x("build: \(reported.build)\ndevice: \(reported.device)\ntester: \(reported.tester)"))</system-out>")
+            let os = reported.osVersion.isEmpty ? "" : "\nos_version: \(reported.osVersion)"
+            out.append("      <system-out>\(x("build: \(reported.build)\ndevice: \(reported.device)\(os)\ntester: \(reported.tester)"))</system-out>")
             out.append("    </testcase>")
         }
         out.append("  </testsuite>")

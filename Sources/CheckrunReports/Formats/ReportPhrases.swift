@@ -24,10 +24,12 @@ enum ReportPhrases {
 
     /// "attempt 2; 2 finished results on this device in build 311". Attempts are numbered per
     /// check, device and build by the database that recorded them, so results merged from two
-    /// testers' databases may share a number; the count is of the results themselves.
+    /// testers' databases may share a number; the count is of the results themselves, on the
+    /// device and OS version the result is the latest of.
     static func attempt(_ reported: ReportedResult) -> String {
         let count = reported.attempts
-        return "attempt \(reported.result.attempt); \(count) finished result\(count == 1 ? "" : "s") on this device in build \(reported.build)"
+        let place = reported.osVersion.isEmpty ? "this device" : "this device and OS version"
+        return "attempt \(reported.result.attempt); \(count) finished result\(count == 1 ? "" : "s") on \(place) in build \(reported.build)"
     }
 
     static func summary(_ report: ReleaseReport) -> String {

@@ -8,21 +8,22 @@ enum PostgresStatements {
         """
         WITH ranks (build, rank) AS (SELECT value, key FROM json_each(?3)),
         scoped AS (
-            SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, ranks.rank AS rank,
+            SELECT r.rowid AS row, r.check_name AS check_name, s.device AS device, s.os_version AS os, ranks.rank AS rank,
                 CAST(trunc(r.updated_at * 1000000) AS BIGINT) * 1024 + least(r.attempt, 1023) AS key
             FROM results r JOIN sessions s ON s.id = r.session_id JOIN ranks ON ranks.build = s.build
             WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) AND \(condition)
         ),
-        newest AS (SELECT check_name, device, max(rank) AS rank FROM scoped GROUP BY check_name, device),
+        newest AS (SELECT check_name, device, os, max(rank) AS rank FROM scoped GROUP BY check_name, device, os),
         latest AS (
-            SELECT DISTINCT ON (scoped.check_name, scoped.device) scoped.row AS row,
-                count(*) OVER (PARTITION BY scoped.check_name, scoped.device) AS attempts
-            FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.rank = scoped.rank
-            ORDER BY scoped.check_name, scoped.device, scoped.key DESC
+            SELECT DISTINCT ON (scoped.check_name, scoped.device, scoped.os) scoped.row AS row,
+                count(*) OVER (PARTITION BY scoped.check_name, scoped.device, scoped.os) AS attempts
+            FROM scoped JOIN newest ON newest.check_name = scoped.check_name AND newest.device = scoped.device AND newest.os = scoped.os
+                AND newest.rank = scoped.rank
+            ORDER BY scoped.check_name, scoped.device, scoped.os, scoped.key DESC
         )
-        SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason
+        SELECT \(resultColumns), s.release, s.build, s.device, s.tester, latest.attempts, r.amendments, r.amend_reason, s.os_version
         FROM latest JOIN results r ON r.rowid = latest.row JOIN sessions s ON s.id = r.session_id
-        ORDER BY r.check_name, s.device
+        ORDER BY r.check_name, s.device, s.os_version
         """
     }
 
@@ -75,7 +76,7 @@ enum PostgresStatements {
         WITH scopes (release, build, scope) AS (
             SELECT pair::json->>0, pair::json->>1, key FROM (SELECT value AS pair, key FROM json_each(?1)) AS pairs)
         SELECT r.check_name, scopes.scope, \(ResultStore.standingVerdict), r.active_seconds, r.protocol_hash, r.updated_at,
-            (SELECT string_agg(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid
+            (SELECT string_agg(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid, s.os_version
         FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
         JOIN results r ON r.session_id = s.id
         WHERE r.verdict IS NOT NULL

@@ -1,0 +1,75 @@
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// One device label on two OS versions, from the built binary. A failure on iOS 18.2 was hidden
+/// by a pass answered later on 17.5 of the same "iPhone 15": the report said passed, the gate
+/// exited 0, and no format showed the OS. Each OS version now has its own latest result.
+@Suite struct OSVersionTests {
+    let protocols = Repository.path("protocols")
+    let check = "tiny-target/voice-control-show-numbers"
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func record(_ folder: TemporaryFolder, build: String, os: String, _ answer: [String]) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15", "--os", os] + answer, in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+    }
+
+    /// 18.2 failed, then 17.5 passed on the same build and device label.
+    func failedOn182ThenPassedOn175(_ folder: TemporaryFolder) throws {
+        try record(folder, build: "310", os: "18.2", ["--expected", "1=pass"])
+        try record(folder, build: "310", os: "17.5", ["--expected", "1=pass"])
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "numbers overlap on 18.2"])
+        try record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+    }
+
+    @Test func aPassOnOneOSVersionDoesNotHideAFailureOnAnother() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try failedOn182ThenPassedOn175(folder)
+        let gate = try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
+        #expect(gate.stdout.contains("fails on iPhone 15, OS 18.2 (build 311): numbers overlap on 18.2"), "\(gate.stdout)")
+        #expect(gate.stdout.contains("- Device: iPhone 15, OS 17.5; build 311") && gate.stdout.contains("- Device: iPhone 15, OS 18.2; build 311"))
+        let json = try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder)
+        #expect(json.stdout.contains("\"osVersion\": \"17.5\"") && json.stdout.contains("\"osVersion\": \"18.2\""), "\(json.stdout)")
+        let csv = try checkrun(["report", "--release", "2.4", "--format", "csv"], in: folder)
+        let rows = csv.stdout.split(separator: "\r\n").map(String.init)
+        #expect(rows.first?.hasSuffix(",counted_as,os_version") == true)
+        #expect(rows.dropFirst().map { $0.split(separator: ",").last.map(String.init) ?? "" } == ["17.5", "18.2"], "\(csv.stdout)")
+        let junit = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder)
+        #expect(junit.stdout.contains("os_version: 18.2") && junit.stdout.contains("<failure"), "\(junit.stdout)")
+        // The build that passed on both is compared with the one that failed on 18.2: a regression there.
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3, "\(compared.stdout)\(compared.stderr)")
+        #expect(compared.stdout.contains("on iPhone 15, OS 18.2"), "\(compared.stdout)")
+    }
+
+    /// A newer build tested on one OS version says nothing of another: the failure on 18.2
+    /// stands until 18.2 is tested again, as a failure on another device would.
+    @Test func aNewerBuildOnOneOSVersionDoesNotAnswerForAnother() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "numbers overlap on 18.2"])
+        try record(folder, build: "312", os: "17.5", ["--expected", "1=pass"])
+        #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
+        #expect(try checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 0, "build 312 alone passed")
+        try record(folder, build: "312", os: "18.2", ["--expected", "1=pass"])
+        #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 0, "18.2 passed in the newer build")
+    }
+
+    /// `amend` names the OS versions instead of correcting whichever was answered last.
+    @Test func amendAsksWhichOSVersionIsMeant() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try failedOn182ThenPassedOn175(folder)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", check, "--notes", "checked again", "--reason", "context"]
+        let refused = try checkrun(amend, in: folder)
+        #expect(refused.status == 2 && refused.stderr.contains("several OS versions of this device: \"17.5\", \"18.2\"; choose one with --os"), "\(refused.stderr)")
+        let chosen = try checkrun(amend + ["--os", "18.2"], in: folder)
+        #expect(chosen.status == 0 && chosen.stdout.contains("now fail"), "\(chosen.stdout)\(chosen.stderr)")
+    }
+}
