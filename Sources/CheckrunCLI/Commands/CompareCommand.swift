@@ -9,7 +9,7 @@ struct CompareCommand: CheckrunCommand {
         name: "compare",
         abstract: "Compare timings, counts and verdicts across builds, and flag regressions.",
         discussion: """
-        Per check, device and build: the median active time and counter values (medians across
+        Per check, device (one on two OS versions being two) and build: the median active time and counter values (medians across
         attempts and testers on that device) and the verdict of the device's latest result in that
         build; per step from one build to the next: the change in time and percent, the verdict change
         (fixed, unblocked, regressed, new, no longer run), and a flag on each regression: a worse
@@ -75,7 +75,14 @@ struct CompareCommand: CheckrunCommand {
             guard let from = arguments.value(.from), let to = arguments.value(.to) else {
                 throw UsageError("--from and --to go together: --from 2.3:298 --to 2.4:311", command: "compare")
             }
+            let releases = Set(try store.releases())
             return try [from, to].map { text in
+                let readings = try BuildSelector.readings(ofScope: text, releases: releases, builds: store.builds(release:))
+                if readings.count > 1 {
+                    let named = readings.map { "release \"\(DisplayText.neutralised($0.release))\" build \"\(DisplayText.neutralised($0.build))\"" }
+                    throw UsageError("'\(DisplayText.neutralised(text))' could mean \(named.joined(separator: " or ")), since a label holds a colon; within one release, name it with --release and the builds with --builds", command: "compare")
+                }
+                if let reading = readings.first { return ResultStore.BuildScope(release: reading.release, build: reading.build) }
                 let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw UsageError("'\(text)' should be RELEASE:BUILD, e.g. 2.4:311", command: "compare")
@@ -91,8 +98,7 @@ struct CompareCommand: CheckrunCommand {
         try check(release: release)
         var builds = try store.builds(release: release)
         if let list = arguments.value(.builds) {
-            let chosen = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            for build in chosen { try check(build: build, of: release) }
+            let chosen = try chosenBuilds(list, of: release, known: builds, check: { try check(build: $0, of: release) })
             // Kept as given (a comparison may go back on purpose), but said: read the other way,
             // a regression is called fixed, and --fail-on-regression lets it through.
             let inBuildOrder = builds.filter { chosen.contains($0) }
@@ -105,5 +111,22 @@ struct CompareCommand: CheckrunCommand {
             throw CommandFailure("release \(release) has \(builds.count) build\(builds.count == 1 ? "" : "s") (\(builds.joined(separator: ", "))); a comparison needs two. Name builds of two releases with --from R:B --to R:B")
         }
         return builds.map { ResultStore.BuildScope(release: release, build: $0) }
+    }
+
+    /// The builds `--builds` names, read as labels the release has (see `BuildSelector`).
+    private static func chosenBuilds(_ list: String, of release: String, known: [String], check: (String) throws -> Void) throws -> [String] {
+        let readings = BuildSelector.readings(ofList: list, known: Set(known))
+        if readings.count > 1 {
+            let named = readings.map { $0.map { "\"\(DisplayText.neutralised($0))\"" }.joined(separator: ", ") }
+            throw UsageError("--builds \(DisplayText.neutralised(list)) could mean builds \(named.joined(separator: " or builds ")), since a build's label holds a comma; compare two builds with --from \(DisplayText.neutralised(release)):BUILD --to \(DisplayText.neutralised(release)):BUILD", command: "compare")
+        }
+        if let reading = readings.first { return reading }
+        // No reading names known builds: the first unknown or empty name is said.
+        let pieces = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for piece in pieces {
+            guard !piece.isEmpty else { throw UsageError("--builds \(DisplayText.neutralised(list)) has an empty name between commas; list builds as 310,311", command: "compare") }
+            try check(piece)
+        }
+        return pieces
     }
 }
