@@ -81,4 +81,26 @@ import Testing
         #expect(verified.status == 1)
         #expect(!verified.stdout.split(separator: "\n").contains { $0.hasPrefix("forged") || $0.hasPrefix("f00dbabe") }, "\(verified.stdout)")
     }
+
+    /// "é" typed as one character on one machine and as "e" and an accent on another was two
+    /// devices in a report, one in `compare`, and `amend` found only one of them.
+    @Test func aLabelTypedInEitherUnicodeFormIsOneLabel() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let composed = "Pixel \u{E9}", decomposed = "Pixel e\u{301}"
+        for (device, answer) in [(decomposed, ["--expected", "1=fail", "--notes", "numbers overlap"]), (composed, ["--expected", "1=pass"])] {
+            let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--device", device, "--check", "tiny-target/voice-control-show-numbers",
+                                             "--protocols", protocols] + answer, in: folder.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"))
+        let devices = try store.participants(release: "2.4", build: nil).devices
+        store.close()
+        #expect(devices.map { Array($0.unicodeScalars) } == [Array(composed.unicodeScalars)], "stored once, composed")
+        let report = try Checkrun.run(["report", "--release", "2.4", "--format", "json", "--protocols", protocols], in: folder.path)
+        #expect(report.stdout.components(separatedBy: "\"device\": ").count == 2, "one result on one device: \(report.stdout)")
+        let amended = try Checkrun.run(["amend", "--release", "2.4", "--build", "311", "--device", decomposed, "--check", "tiny-target/voice-control-show-numbers",
+                                        "--notes", "checked again", "--reason", "context", "--protocols", protocols], in: folder.path)
+        #expect(amended.status == 0, "\(amended.stderr)")
+    }
 }

@@ -142,7 +142,7 @@ struct RunCommand: CheckrunCommand {
         while true {
             context.prompt(offered.map { "\(label) (Enter for \(DisplayText.neutralised($0)); ? for help): " } ?? "\(label) (? for help): ")
             guard let line = Swift.readLine(strippingNewline: true) else { throw CommandFailure("no \(label.lowercased()) given; nothing was started") }
-            let value = line.trimmingCharacters(in: .whitespaces)
+            let value = SessionLabel.normalised(line.trimmingCharacters(in: .whitespaces))
             if !value.isEmpty, let label = try typedLabel(value, option, context) { return label }
             if value.isEmpty, let offered { return offered }
             if !value.isEmpty { continue }
@@ -161,7 +161,7 @@ struct RunCommand: CheckrunCommand {
             guard let line = Swift.readLine(strippingNewline: true) else {
                 throw CommandFailure("no \(label.lowercased()) given; nothing was started")
             }
-            let value = line.trimmingCharacters(in: .whitespaces)
+            let value = SessionLabel.normalised(line.trimmingCharacters(in: .whitespaces))
             if !value.isEmpty, let label = try typedLabel(value, option, context) { return label }
             if !value.isEmpty { continue }
             context.print("The \(label.lowercased()) is required, e.g. \(option == .release ? "2.4" : "311").")

@@ -1,4 +1,5 @@
 import CheckrunModel
+import Foundation
 
 /// The labels a session is filed under (release, build, device, tester, OS version). Reports,
 /// comparisons and attempt numbers group by them exactly, so "2.4 " would begin a release of
@@ -24,10 +25,19 @@ enum SessionLabel {
         return scalar.properties.generalCategory == .format || scalar.value == 0x034F
     }
 
+    /// `value` in Unicode's composed form (NFC). Swift compares strings by what they look like,
+    /// SQL by their bytes: a device "Pixel é" typed once as one character and once as "e" plus
+    /// an accent was one device in `compare` and two in a report, and `amend` found only one.
+    /// Every label typed (an option, an answer at a prompt) is stored and looked up in one form.
+    /// Labels stored before in the other form are left as they were recorded.
+    static func normalised(_ value: String) -> String {
+        value.precomposedStringWithCanonicalMapping
+    }
+
     /// `$USER`, the tester when none is named, when it can be a label (else no tester is named).
     static func user(_ environment: [String: String]) -> String? {
         guard let user = environment["USER"], !user.isEmpty, problem(user, required: false) == nil else { return nil }
-        return user
+        return normalised(user)
     }
 
     /// What is wrong with `value` as a label, as the end of a sentence naming it; nil when nothing is.
