@@ -50,12 +50,16 @@ package struct ReportedResult: Sendable, Equatable {
         package var notes: String?
         /// The failure is in the shown result itself.
         package var isThisResult = false
+        /// Where it failed, when that is another OS version of the device than the shown
+        /// result's (see `noteEarlierFailures`); nil on the same one.
+        package var elsewhere: String?
 
-        package init(build: String, attempt: Int, notes: String?, isThisResult: Bool = false) {
+        package init(build: String, attempt: Int, notes: String?, isThisResult: Bool = false, elsewhere: String? = nil) {
             self.build = build
             self.attempt = attempt
             self.notes = notes
             self.isThisResult = isThisResult
+            self.elsewhere = elsewhere
         }
     }
 
@@ -223,7 +227,7 @@ extension ResultStore {
                 // Every build up to the one reported on: a failure in an earlier build stands
                 // behind a skip in this one.
                 let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
-                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier)])
+                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier)], buildOrder: ordered)
             }
             results = latest.map(\.result)
             try loadParts(of: &results)
@@ -244,18 +248,38 @@ extension ResultStore {
     /// that passed or failed, by the same choice as the report's: when it failed, it stands.
     /// A skipped or blocked result holding a failed outcome counts as failed here, the shown
     /// one too: the tester saw the failure, and setting the check aside does not fix it.
+    /// The failure is looked for on the same OS version first, then on the device's newest
+    /// result on any: a skip given without `--os`, or on another OS version, is no evidence
+    /// of a fix either, and a gate on its build alone must still see the failure before it.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
-    private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue]) throws {
-        var places: [TestedOn.Place: Int] = [:]
-        for (position, reported) in latest.enumerated() where reported.result.verdict == .skipped || reported.result.verdict == .blocked {
-            places[reported.place] = position
-        }
+    private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String]) throws {
+        let rank = Dictionary(buildOrder.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var samePlace: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
+        var newestOnDevice: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
-            // Only a result holding a failed outcome is chosen beside passes and failures.
-            guard let result = Self.readResult(row), result.verdict != .pass,
-                  let place = places[TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: row.string(19) ?? "")] else { return }
-            latest[place].failedEarlier = ReportedResult.EarlierFailure(build: row.string(13) ?? "", attempt: result.attempt, notes: result.notes,
-                                                                        isThisResult: result.id == latest[place].result.id)
+            guard let result = Self.readResult(row) else { return }
+            let found = (build: row.string(13) ?? "", osVersion: row.string(19) ?? "", result: result)
+            samePlace[TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: found.osVersion)] = found
+            let device = TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: "")
+            if let other = newestOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }
+            newestOnDevice[device] = found
         }
+        for position in latest.indices where latest[position].result.verdict == .skipped || latest[position].result.verdict == .blocked {
+            let shown = latest[position]
+            let device = TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: "")
+            // Only a result holding a failed outcome is chosen beside passes and failures.
+            guard let failure = [samePlace[shown.place], newestOnDevice[device]].compactMap({ $0 }).first(where: { $0.result.verdict != .pass }) else { continue }
+            latest[position].failedEarlier = ReportedResult.EarlierFailure(
+                build: failure.build, attempt: failure.result.attempt, notes: failure.result.notes, isThisResult: failure.result.id == shown.result.id,
+                elsewhere: failure.osVersion == shown.osVersion ? nil : TestedOn.name(device: shown.device, osVersion: failure.osVersion))
+        }
+    }
+
+    /// Whether `one` was answered after `other`: in a newer build, or later in the same one.
+    private static func isNewer(_ one: (build: String, osVersion: String, result: CheckResult), than other: (build: String, osVersion: String, result: CheckResult),
+                                rank: [String: Int]) -> Bool {
+        let (a, b) = (rank[one.build] ?? -1, rank[other.build] ?? -1)
+        if a != b { return a > b }
+        return (one.result.updatedAt, one.result.attempt) > (other.result.updatedAt, other.result.attempt)
     }
 }

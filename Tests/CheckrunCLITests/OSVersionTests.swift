@@ -73,3 +73,26 @@ import Testing
         #expect(chosen.status == 0 && chosen.stdout.contains("now fail"), "\(chosen.stdout)\(chosen.stderr)")
     }
 }
+
+extension OSVersionTests {
+    /// A skip given without `--os`, or on another OS version, after a failure on 18.2: before
+    /// each OS version was a place of its own the skip carried the failure; a gate on the
+    /// skip's build alone must still see it, and say where it failed.
+    @Test(arguments: [[], ["--os", "17.5"]])
+    func aSkipOnAnotherOSVersionOrNoneStillShowsTheFailureBeforeIt(skippedOn: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", os: "18.2", ["--expected", "1=fail", "--notes", "numbers overlap on 18.2"])
+        let skipped = try checkrun(["record", "--release", "2.4", "--build", "311", "--check", check, "--device", "iPhone 15", "--verdict", "skipped"] + skippedOn, in: folder)
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        let gate = try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder)
+        #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
+        let shownOn = skippedOn.isEmpty ? "iPhone 15" : "iPhone 15, OS 17.5"
+        #expect(gate.stdout.contains("failed on iPhone 15, OS 18.2 in build 310 and was skipped on \(shownOn) in build 311 since, so it is not shown fixed"), "\(gate.stdout)")
+        let json = try checkrun(["report", "--release", "2.4", "--build", "311", "--format", "json"], in: folder)
+        #expect(json.stdout.contains("\"elsewhere\": \"iPhone 15, OS 18.2\""), "\(json.stdout)")
+        // A pass on 18.2 since is the fix; the skip then stands in front of nothing.
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=pass"])
+        #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 0)
+    }
+}

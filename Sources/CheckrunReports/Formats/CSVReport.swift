@@ -28,7 +28,7 @@ enum CSVReport {
                 (outcomeNotes(result), false), (report.product ?? "", false), (criteria(reference, terms), false),
                 (attachments(report, reported), false),
                 // A skip or block behind which a failure stands: the row's check counts as failed.
-                (reported.failedEarlier.map { "build \($0.build), attempt \($0.attempt)" } ?? "", false),
+                (reported.failedEarlier.map { "build \($0.build), attempt \($0.attempt)" + ($0.elsewhere.map { ", on \($0)" } ?? "") } ?? "", false),
                 // How the report counts the row, beside the recorded verdict: failed, not applicable …
                 (CheckStatus.countedAs(reported), false),
                 // Last, so that the columns before it keep their places: a device on two OS

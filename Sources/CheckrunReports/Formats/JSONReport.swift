@@ -103,7 +103,8 @@ enum JSONReport {
             ("verdict", .string(result.verdict?.rawValue ?? "pass")),
             ("countedAs", .string(CheckStatus.countedAs(reported))),
             ("failedEarlier", reported.failedEarlier.map { earlier in
-                object([("build", .string(earlier.build)), ("attempt", .integer(earlier.attempt)), ("notes", earlier.notes.map(JSONValue.string) ?? .null),
+                object([("build", .string(earlier.build)), ("attempt", .integer(earlier.attempt)), ("elsewhere", earlier.elsewhere.map(JSONValue.string) ?? .null),
+                        ("notes", earlier.notes.map(JSONValue.string) ?? .null),
                         ("inThisResult", .bool(earlier.isThisResult))])
             } ?? .null),
             ("amendments", .integer(reported.amendments)),

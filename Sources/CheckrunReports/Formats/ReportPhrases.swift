@@ -93,7 +93,7 @@ enum ReportPhrases {
     static func failedEarlier(_ earlier: ReportedResult.EarlierFailure) -> String {
         earlier.isThisResult
             ? "it failed before the check was set aside, and it is not shown fixed since"
-            : "failed in build \(earlier.build) (attempt \(earlier.attempt)) and not shown fixed since"
+            : "failed in build \(earlier.build) (attempt \(earlier.attempt)\(earlier.elsewhere.map { ", on \($0)" } ?? "")) and not shown fixed since"
     }
 
     /// "fail" or "pass (amended once: reason)".
