@@ -97,6 +97,14 @@ import Testing
         "UPDATE results SET attempt = '1 x'",
     ]
 
+    /// An edited reason was reported as "the results table shows 1 amendments, the records 1".
+    @Test func anEditedAmendmentIsNamedForWhatWasEdited() throws {
+        let reason = try Self.verified(after: "UPDATE results SET amend_reason = 'other'", on: .sqlite)
+        #expect(reason.problems.contains { $0.message.contains("the results table shows another reason for its amendment than the records") }, "\(reason.problems)")
+        let count = try Self.verified(after: "UPDATE results SET amendments = 0", on: .sqlite)
+        #expect(count.problems.contains { $0.message.contains("the results table shows 0 amendments, the records 1") }, "\(count.problems)")
+    }
+
     @Test(arguments: sqliteNumberEdits)
     func verifyNamesANumberEditedIntoText(sql: String) throws {
         let report = try Self.verified(after: sql, on: .sqlite)

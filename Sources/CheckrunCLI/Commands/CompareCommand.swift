@@ -108,6 +108,9 @@ struct CompareCommand: CheckrunCommand {
             builds = chosen
         }
         guard builds.count >= 2 else {
+            if arguments.value(.builds) != nil {
+                throw UsageError("--builds names \(builds.count) build\(builds.count == 1 ? "" : "s") (\(builds.map(DisplayText.neutralised).joined(separator: ", "))); a comparison needs two, e.g. --builds 310,311", command: "compare")
+            }
             throw CommandFailure("release \(release) has \(builds.count) build\(builds.count == 1 ? "" : "s") (\(builds.joined(separator: ", "))); a comparison needs two. Name builds of two releases with --from R:B --to R:B")
         }
         return builds.map { ResultStore.BuildScope(release: release, build: $0) }

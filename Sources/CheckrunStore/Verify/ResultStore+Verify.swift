@@ -201,8 +201,11 @@ extension ResultStore {
             if columns.activeSeconds != activeSeconds {
                 add(latest.sequence, VerificationProblem.tableDiffers(result.check, "the active time differs"))
             }
-            if columns.amendments != amended.count || !Self.sameBytes(columns.amendReason, amended.reason) {
-                add(latest.sequence, "\(result.check): the results table shows \(columns.amendments) amendments, the records \(amended.count); \(edited)")
+            if columns.amendments != amended.count {
+                let shown = "\(columns.amendments) amendment\(columns.amendments == 1 ? "" : "s")"
+                add(latest.sequence, "\(result.check): the results table shows \(shown), the records \(amended.count); \(edited)")
+            } else if !Self.sameBytes(columns.amendReason, amended.reason) {
+                add(latest.sequence, "\(result.check): the results table shows another reason for its amendment than the records; \(edited)")
             }
         }
         for only in tables.recordedOnly.values {
