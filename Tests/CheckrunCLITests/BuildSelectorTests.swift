@@ -16,6 +16,11 @@ import Testing
         // Forty commas that almost read: each start is tried once, not every split of the rest.
         let labels = (0..<40).map(String.init)
         #expect(BuildSelector.readings(ofList: labels.joined(separator: ",") + ",x", known: Set(labels)).isEmpty)
+        // Thousands of pieces: a reading never joins more than the longest label holds.
+        let many = Array(repeating: "1", count: 5000).joined(separator: ",") + ",2"
+        let started = Date()
+        #expect(BuildSelector.readings(ofList: many, known: ["1", "2", "1,2"]).count == 2)
+        #expect(Date().timeIntervalSince(started) < 30, "it took minutes when every join was tried")
     }
 
     @Test func aScopeIsReadAtTheColonThatNamesABuildOfARelease() {
@@ -52,6 +57,13 @@ import Testing
         #expect(empty.status == 2 && empty.stderr.contains("has an empty name between commas"), "\(empty.stderr)")
         try record(folder, release: "2.4:ios", build: "7", "fail")
         try record(folder, release: "2.4", build: "ios:7", "pass")
+        // Selectors that would leave one of them unread, or compare a build with itself.
+        let both = try compare(["--release", "2.4", "--builds", "1,3", "--from", "2.4:1", "--to", "2.4:3"])
+        #expect(both.status == 2 && both.stderr.contains("leave out --builds"), "\(both.stderr)")
+        let twice = try compare(["--release", "2.4", "--builds", "3,3"])
+        #expect(twice.status == 2 && twice.stderr.contains("names build 3 twice"), "\(twice.stderr)")
+        let same = try compare(["--from", "2.4:3", "--to", "2.4:3"])
+        #expect(same.status == 2 && same.stderr.contains("both name 2.4:3"), "\(same.stderr)")
         let colon = try compare(["--from", "2.4:1", "--to", "2.4:ios:7"])
         #expect(colon.status == 2 && colon.stderr.contains("could mean release \"2.4\" build \"ios:7\" or release \"2.4:ios\" build \"7\""), "\(colon.stderr)")
     }

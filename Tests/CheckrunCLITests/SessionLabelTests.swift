@@ -87,8 +87,9 @@ import Testing
     @Test func aLabelTypedInEitherUnicodeFormIsOneLabel() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let composed = "Pixel \u{E9}", decomposed = "Pixel e\u{301}"
-        for (device, answer) in [(decomposed, ["--expected", "1=fail", "--notes", "numbers overlap"]), (composed, ["--expected", "1=pass"])] {
+        let composed = "Pixel \u{E9}", decomposed = "Pixel e\u{301}", noBreakSpace = "Pixel\u{A0}\u{E9}"
+        for (device, answer) in [(decomposed, ["--expected", "1=fail", "--notes", "numbers overlap"]), (composed, ["--expected", "1=pass"]),
+                                 (noBreakSpace, ["--expected", "1=pass"])] {
             let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--device", device, "--check", "tiny-target/voice-control-show-numbers",
                                              "--protocols", protocols] + answer, in: folder.path)
             #expect(recorded.status == 0, "\(recorded.stderr)")
@@ -102,5 +103,8 @@ import Testing
         let amended = try Checkrun.run(["amend", "--release", "2.4", "--build", "311", "--device", decomposed, "--check", "tiny-target/voice-control-show-numbers",
                                         "--notes", "checked again", "--reason", "context", "--protocols", protocols], in: folder.path)
         #expect(amended.status == 0, "\(amended.stderr)")
+        // Full-width digits, as a Japanese input method types them, name release 2.4.
+        let wide = try Checkrun.run(["report", "--release", "\u{FF12}.4", "--format", "json", "--protocols", protocols], in: folder.path)
+        #expect(wide.status == 0 && wide.stdout.contains("\"release\": \"2.4\""), "\(wide.stderr)")
     }
 }

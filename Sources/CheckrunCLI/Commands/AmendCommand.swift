@@ -55,7 +55,8 @@ struct AmendCommand: CheckrunCommand {
             let matches = try store.latestResults(check: name, release: release, build: build, device: arguments.value(.device),
                                                   osVersion: arguments.value(.os))
             guard var result = matches.first else {
-                let place = (arguments.value(.device).map { " on \($0)" } ?? "") + (arguments.value(.os).map { " with OS \($0)" } ?? "")
+                let device = arguments.value(.device).map { $0.isEmpty ? " on no device named" : " on \(DisplayText.neutralised($0))" } ?? ""
+                let place = device + (arguments.value(.os).map { $0.isEmpty ? " with no OS version named" : " with OS \(DisplayText.neutralised($0))" } ?? "")
                 throw CommandFailure("no finished result of \(name) in release \(release), build \(build)\(place); `checkrun report --release \(release)` lists the results")
             }
             try Self.requireOnePlace(of: matches, name, store, arguments)

@@ -11,6 +11,9 @@ enum BuildSelector {
     /// Blanks around a label are dropped, as the selector was always read.
     static func readings(ofList list: String, known: Set<String>, limit: Int = 2) -> [[String]] {
         let pieces = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        // A label only grows as pieces join it, so none longer than the longest known is tried:
+        // each start then tries a few ends, not all of them (2,000 pieces took minutes).
+        let longest = known.map(\.utf8.count).max() ?? 0
         var found: [[String]] = []
         // Which start positions cannot finish a reading, so no suffix is tried twice.
         var deadEnds: Set<Int> = []
@@ -21,8 +24,11 @@ enum BuildSelector {
                 return
             }
             let before = found.count
+            var joined = ""
             for end in start..<pieces.count {
-                let label = pieces[start...end].joined(separator: ",").trimmingCharacters(in: .whitespaces)
+                joined += (end == start ? "" : ",") + pieces[end]
+                let label = joined.trimmingCharacters(in: .whitespaces)
+                if label.utf8.count > longest { break }
                 if known.contains(label) { read(from: end + 1, taken + [label]) }
             }
             if found.count == before { deadEnds.insert(start) }

@@ -75,6 +75,11 @@ struct CompareCommand: CheckrunCommand {
             guard let from = arguments.value(.from), let to = arguments.value(.to) else {
                 throw UsageError("--from and --to go together: --from 2.3:298 --to 2.4:311", command: "compare")
             }
+            // Either selector alone names the builds; together, one of them would be ignored.
+            if arguments.value(.builds) != nil || arguments.value(.release) != nil {
+                throw UsageError("--from and --to name the two builds themselves; leave out --\(arguments.value(.builds) != nil ? "builds" : "release"), or compare with --release R --builds B1,B2", command: "compare")
+            }
+            if from == to { throw UsageError("--from and --to both name \(DisplayText.neutralised(from)); a comparison needs two builds", command: "compare") }
             let releases = Set(try store.releases())
             return try [from, to].map { text in
                 let readings = try BuildSelector.readings(ofScope: text, releases: releases, builds: store.builds(release:))
@@ -123,7 +128,12 @@ struct CompareCommand: CheckrunCommand {
             let named = readings.map { $0.map { "\"\(DisplayText.neutralised($0))\"" }.joined(separator: ", ") }
             throw UsageError("--builds \(DisplayText.neutralised(list)) could mean builds \(named.joined(separator: " or builds ")), since a build's label holds a comma; compare two builds with --from \(DisplayText.neutralised(release)):BUILD --to \(DisplayText.neutralised(release)):BUILD", command: "compare")
         }
-        if let reading = readings.first { return reading }
+        if let reading = readings.first {
+            if let twice = reading.first(where: { name in reading.filter { $0 == name }.count > 1 }) {
+                throw UsageError("--builds names build \(DisplayText.neutralised(twice)) twice; a comparison is of different builds", command: "compare")
+            }
+            return reading
+        }
         // No reading names known builds: the first unknown or empty name is said.
         let pieces = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         for piece in pieces {

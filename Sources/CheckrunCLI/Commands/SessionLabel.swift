@@ -25,13 +25,17 @@ enum SessionLabel {
         return scalar.properties.generalCategory == .format || scalar.value == 0x034F
     }
 
-    /// `value` in Unicode's composed form (NFC). Swift compares strings by what they look like,
-    /// SQL by their bytes: a device "Pixel é" typed once as one character and once as "e" plus
-    /// an accent was one device in `compare` and two in a report, and `amend` found only one.
-    /// Every label typed (an option, an answer at a prompt) is stored and looked up in one form.
-    /// Labels stored before in the other form are left as they were recorded.
+    /// `value` in Unicode's compatibility-composed form (NFKC), as identifiers are compared.
+    /// Swift compares strings by what they look like, SQL by their bytes: a device "Pixel é"
+    /// typed once as one character and once as "e" plus an accent was one device in `compare`
+    /// and two in a report, and `amend` found only one. Compatibility forms file apart as
+    /// silently: "２.4" in full-width digits (as a Japanese input method types them) was a
+    /// release of its own, and "iPhone 15" with a no-break space (Option-Space, or copied from
+    /// a web page) a second device that lists exactly like the first. Every label typed (an
+    /// option, an answer at a prompt) is stored and looked up in one form; labels stored
+    /// before in another are left as they were recorded.
     static func normalised(_ value: String) -> String {
-        value.precomposedStringWithCanonicalMapping
+        value.precomposedStringWithCompatibilityMapping
     }
 
     /// `$USER`, the tester when none is named, when it can be a label (else no tester is named).
