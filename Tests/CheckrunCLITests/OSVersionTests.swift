@@ -96,3 +96,20 @@ extension OSVersionTests {
         #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 0)
     }
 }
+
+extension OSVersionTests {
+    /// Two sessions of one device on two OS versions listed alike; the walk's first line did
+    /// not say which OS its answers are filed under.
+    @Test func sessionsAndTheWalkNameTheOSVersion() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walk = try Checkrun.run(["run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--os", "18.2", "--check", check,
+                                    "--protocols", protocols], in: folder.path, input: "q\n")
+        #expect(walk.stdout.contains("started: release 2.4, build 311, device iPhone 15, OS 18.2, 1 check."), "\(walk.stdout)")
+        try record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        let sessions = try Checkrun.run(["sessions"], in: folder.path)
+        #expect(sessions.stdout.contains("device iPhone 15, OS 18.2,") && sessions.stdout.contains("device iPhone 15, OS 17.5,"), "\(sessions.stdout)")
+        let json = try Checkrun.run(["sessions", "--json"], in: folder.path)
+        #expect(json.stdout.contains("\"osVersion\": \"18.2\""), "\(json.stdout)")
+    }
+}

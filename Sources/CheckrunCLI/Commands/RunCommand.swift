@@ -77,7 +77,7 @@ struct RunCommand: CheckrunCommand {
             }
             SignalTrap.install(message: TerminalText("\nInterrupted. Session \(session.shortID) was started, and nothing in it is answered yet. Resume with: \(context.resumeCommand(session.shortID))\n").rendered)
         }
-        context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
+        context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)")\(session.osVersion.isEmpty ? "" : ", OS \(session.osVersion)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
         context.print("Type question mark (?) at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
         let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts, at: session.startedAt, newID: context.newResultID)

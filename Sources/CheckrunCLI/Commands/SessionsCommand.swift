@@ -24,6 +24,7 @@ struct SessionsCommand: CheckrunCommand {
             JSONMember("release", JSONNode(.string(session.release))),
             JSONMember("build", JSONNode(.string(session.build))),
             JSONMember("device", JSONNode(.string(session.device))),
+            JSONMember("osVersion", JSONNode(.string(session.osVersion))),
             JSONMember("tester", JSONNode(.string(session.tester))),
             JSONMember("startedAt", JSONNode(.string(Timestamps.iso8601(session.startedAt)))),
             JSONMember("finishedAt", JSONNode(summary.isComplete ? summary.lastAnswer.map { .string(Timestamps.iso8601($0)) } ?? .null : .null)),
@@ -83,6 +84,7 @@ struct SessionsCommand: CheckrunCommand {
             let label = DisplayText.neutralised
             var parts = ["release \(label(session.release))", "build \(label(session.build))"]
             if !session.device.isEmpty { parts.append("device \(label(session.device))") }
+            if !session.osVersion.isEmpty { parts.append("OS \(label(session.osVersion))") }
             if !session.tester.isEmpty { parts.append("tester \(label(session.tester))") }
             parts.append("started \(Timestamps.iso8601(session.startedAt))")
             let counts = [(summary.passed, "passed"), (summary.failed, "failed"), (summary.blocked, "blocked"), (summary.skipped, "skipped"), (summary.notApplicable, "not applicable")]
