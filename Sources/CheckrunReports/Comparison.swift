@@ -40,7 +40,7 @@ package struct Comparison: Sendable {
                 return moved
             }
             guard !changes.isEmpty else { return nil }
-            return CheckComparison(check: check.check, device: check.device, osVersion: check.osVersion, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
+            return CheckComparison(check: check.check, device: check.device, builds: Array(check.builds.suffix(2)), changes: changes, removed: check.removed)
         }
         return Comparison(scopes: Array(scopes.suffix(2)), threshold: threshold, checks: checks)
     }
@@ -105,7 +105,7 @@ extension Comparison {
     package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
-        var devices: [TestedOn.Place: DeviceFigures] = [:]
+        var devices: [String: DeviceFigures] = [:]
 
         func flush() throws {
             guard let name = currentCheck else { return }
@@ -127,9 +127,9 @@ extension Comparison {
                 last = (hash, number)
                 return number
             }
-            for (place, gathered) in devices.sorted(by: { ($0.key.device, $0.key.osVersion) < ($1.key.device, $1.key.osVersion) }) {
+            for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
-                    guard let newest = gathered.latest[index] else { return nil }
+                    guard let newest = gathered.standing(in: index) else { return nil }
                     var verdict = newest.verdict, setAside = newest.setAsideCounts
                     // A count set aside is judged by the version it was answered against, as the
                     // report judges it; with that version not kept, by the current one (`judge`).
@@ -143,7 +143,7 @@ extension Comparison {
                         verdict: verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row,
                         setAsideCounts: setAside)
                 }
-                checks.append(CheckComparison(check: name, device: place.device, osVersion: place.osVersion, builds: figures, changes: changes(figures, threshold),
+                checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
             }
         }
@@ -153,7 +153,7 @@ extension Comparison {
                 currentCheck = row.check
                 devices = [:]
             }
-            devices[TestedOn.Place(check: row.check, device: row.device, osVersion: row.osVersion), default: DeviceFigures(scopes: scopes.count)].add(row)
+            devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
         let problems = try markNotApplicable(&checks, store, threshold)
@@ -180,16 +180,24 @@ extension Comparison {
     }
 
     /// One check's results on one device, gathered build by build.
+    ///
+    /// Builds are compared per device, whatever OS version each was tested on (testers update
+    /// their phones between builds, and a time or verdict compared across that is still the
+    /// app's). Within one build, though, each OS version has its own latest result, as in a
+    /// report: the build's verdict on the device is a failure on any of them, never hidden by a
+    /// pass answered later on another.
     private struct DeviceFigures {
+        typealias Latest = (verdict: Verdict, hash: String, at: Double, row: Int64, setAsideCounts: [String: Int])
         var times: [[Double]]
         var counters: [[String: [Double]]]
-        var latest: [(verdict: Verdict, hash: String, at: Double, row: Int64, setAsideCounts: [String: Int])?]
+        /// Per build, the latest result on each OS version.
+        var latestOnOS: [[String: Latest]]
         var counts: [Int]
 
         init(scopes: Int) {
             times = Array(repeating: [], count: scopes)
             counters = Array(repeating: [:], count: scopes)
-            latest = Array(repeating: nil, count: scopes)
+            latestOnOS = Array(repeating: [:], count: scopes)
             counts = Array(repeating: 0, count: scopes)
         }
 
@@ -198,10 +206,18 @@ extension Comparison {
             if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
             for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
             // The attempt answered last is the latest, as in a report (amendments aside).
-            if (latest[row.scope]?.at ?? -.infinity) <= row.answeredAt {
+            if (latestOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
                 let setAside = row.verdict == .skipped || row.verdict == .blocked
-                latest[row.scope] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
+                latestOnOS[row.scope][row.osVersion] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
             }
+        }
+
+        /// The result that stands for the device in a build: the newest failure among the OS
+        /// versions' latest results, else the newest set aside holding counts (judged against
+        /// their ceilings by the caller), else the newest.
+        func standing(in scope: Int) -> Latest? {
+            let latest = latestOnOS[scope].values.sorted { $0.at > $1.at }
+            return latest.first { $0.verdict == .fail } ?? latest.first { !$0.setAsideCounts.isEmpty } ?? latest.first
         }
     }
 

@@ -80,7 +80,7 @@ enum ComparisonRenderer {
     }
 
     static func csv(_ comparison: Comparison) -> String {
-        var lines = ["check,device,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags,os_version"]
+        var lines = ["check,device,from,to,from_median_seconds,to_median_seconds,seconds_delta,percent_delta,from_verdict,to_verdict,verdict_change,counter_deltas,protocol_changed,regression,flags"]
         for check in comparison.checks {
             for change in check.changes {
                 let before = check.builds[change.from], after = check.builds[change.to]
@@ -93,7 +93,6 @@ enum ComparisonRenderer {
                     (change.counterDeltas.sorted { $0.key < $1.key }.map { "\($0.key)=\(Comparison.format($0.value))" }.joined(separator: ";"), false),
                     (change.protocolChanged ? "yes" : "no", false), (change.flags.isEmpty ? "no" : "yes", false),
                     (change.flags.joined(separator: "; "), false),
-                    (check.osVersion, false),
                 ]
                 lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
             }

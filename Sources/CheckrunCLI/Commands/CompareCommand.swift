@@ -9,9 +9,9 @@ struct CompareCommand: CheckrunCommand {
         name: "compare",
         abstract: "Compare timings, counts and verdicts across builds, and flag regressions.",
         discussion: """
-        Per check, device (one on two OS versions being two) and build: the median active time and counter values (medians across
+        Per check, device and build: the median active time and counter values (medians across
         attempts and testers on that device) and the verdict of the device's latest result in that
-        build; per step from one build to the next: the change in time and percent, the verdict change
+        build (on two OS versions in one build, a failure on either); per step from one build to the next: the change in time and percent, the verdict change
         (fixed, unblocked, regressed, new, no longer run), and a flag on each regression: a worse
         verdict, a counter that moved the wrong way for its check, a time that grew by more than the
         threshold. A check that got better is never flagged. Where the check's own text changed between

@@ -34,10 +34,10 @@ extension HTMLReport {
         let maximum = max(points.map(\.1).max() ?? 1, 1)
         let ys = points.map { Decimals.fixed(A.top + (A.height - A.top - A.bottom) * (1 - $0.1 / maximum), places: 1) }
         let id = "chart-" + Slug.make(check)
-        let description = "Median active time per build on \(row.testedOn.isEmpty ? "an unnamed device" : row.testedOn): " + points.map { "build \(axis.labels[$0.0]) \(Durations.spoken($0.1))" }.joined(separator: ", ") + "."
+        let description = "Median active time per build on \(row.device.isEmpty ? "an unnamed device" : row.device): " + points.map { "build \(axis.labels[$0.0]) \(Durations.spoken($0.1))" }.joined(separator: ", ") + "."
         var svg = ["<figure>",
                    "<svg role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(Int(A.width)) \(Int(A.height))\" width=\"\(Int(A.width))\" height=\"\(Int(A.height))\" xmlns=\"http://www.w3.org/2000/svg\">",
-                   "<title id=\"\(id)-title\">\(Escaping.html("Active time of \(check) on \(row.testedOn.isEmpty ? "an unnamed device" : row.testedOn) across builds"))</title>",
+                   "<title id=\"\(id)-title\">\(Escaping.html("Active time of \(check) on \(row.device.isEmpty ? "an unnamed device" : row.device) across builds"))</title>",
                    "<desc id=\"\(id)-desc\">\(Escaping.html(description))</desc>",
                    "<line x1=\"\(A.left)\" y1=\"\(A.height - A.bottom)\" x2=\"\(A.width - A.right)\" y2=\"\(A.height - A.bottom)\" stroke=\"#555\"/>",
                    "<line x1=\"\(A.left)\" y1=\"\(A.top)\" x2=\"\(A.left)\" y2=\"\(A.height - A.bottom)\" stroke=\"#555\"/>",

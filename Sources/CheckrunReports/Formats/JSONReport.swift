@@ -144,7 +144,6 @@ enum JSONReport {
             ("checks", .array(comparison.checks.map { check in node(object([
                 ("check", .string(check.check)),
                 ("device", .string(check.device)),
-                ("osVersion", .string(check.osVersion)),
                 ("removed", .bool(check.removed)),
                 ("builds", .array(check.builds.enumerated().map { index, figures in node(object([
                     ("build", .string(labels[index])),
