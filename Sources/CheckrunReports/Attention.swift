@@ -40,7 +40,7 @@ package struct Attention: Sendable {
             let since = reported.result.verdict == .blocked ? "blocked" : "skipped"
             let text = earlier.isThisResult
                 ? "\(check) failed on \(device) in build \(reported.build) before it was \(since), so it is not shown fixed"
-                : earlier.elsewhere.map { "\(check) failed on \($0) in build \(earlier.build) and was \(since) on \(device) in build \(reported.build) since, so it is not shown fixed" }
+                : earlier.elsewhere.map { "\(check) failed on \($0) in build \(earlier.build), not shown fixed there, and was \(since) on \(device) in build \(reported.build), so it is not shown fixed" }
                     ?? "\(check) failed on \(device) in build \(earlier.build) and was \(since) in build \(reported.build) since, so it is not shown fixed"
             guard let notes = earlier.notes, !notes.isEmpty else { return text }
             return text + ": " + cut(notes, limit: limit)

@@ -125,7 +125,9 @@ package struct ReleaseReport: Sendable {
             // The evidence a result shows, by hash, only when it has any: digests of reports
             // without attachments are what they were.
             var evidence = result.attachments.isEmpty ? "" : " attachments " + result.attachments.map(\.hash).joined(separator: ",")
-            if let earlier = reported.failedEarlier { evidence += " failed-earlier \(JSONWriter.quoted(earlier.build)) \(earlier.attempt)" }
+            if let earlier = reported.failedEarlier {
+                evidence += " failed-earlier \(JSONWriter.quoted(earlier.build)) \(earlier.attempt)" + (earlier.elsewhere.map { " " + JSONWriter.quoted($0) } ?? "")
+            }
             lines.append("result \(result.id.lowercasedText) \(JSONWriter.quoted(result.check)) \(JSONWriter.quoted(reported.build)) \(JSONWriter.quoted(reported.device)) \(result.verdict?.rawValue ?? "-") \(outcomes) \(reported.amendments)\(evidence)")
         }
         return SHA256.hex(lines.joined(separator: "\n"))

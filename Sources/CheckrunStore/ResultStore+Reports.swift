@@ -248,30 +248,34 @@ extension ResultStore {
     /// that passed or failed, by the same choice as the report's: when it failed, it stands.
     /// A skipped or blocked result holding a failed outcome counts as failed here, the shown
     /// one too: the tester saw the failure, and setting the check aside does not fix it.
-    /// The failure is looked for on the same OS version first, then on the device's newest
-    /// result on any: a skip given without `--os`, or on another OS version, is no evidence
-    /// of a fix either, and a gate on its build alone must still see the failure before it.
+    /// The failure is looked for on the same OS version first, then on every other OS version
+    /// of the device (the newest whose latest passed-or-failed result failed): a skip given
+    /// without `--os`, or on another OS version, is no evidence of a fix either, and a gate on
+    /// its build alone must still see the failure, whichever OS version was answered last.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
     private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String]) throws {
         let rank = Dictionary(buildOrder.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var samePlace: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
-        var newestOnDevice: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
+        var newestFailureOnDevice: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             guard let result = Self.readResult(row) else { return }
             let found = (build: row.string(13) ?? "", osVersion: row.string(19) ?? "", result: result)
             samePlace[TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: found.osVersion)] = found
+            // Only a result holding a failed outcome is chosen beside passes and failures.
+            guard result.verdict != .pass else { return }
             let device = TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: "")
-            if let other = newestOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }
-            newestOnDevice[device] = found
+            if let other = newestFailureOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }
+            newestFailureOnDevice[device] = found
         }
         for position in latest.indices where latest[position].result.verdict == .skipped || latest[position].result.verdict == .blocked {
             let shown = latest[position]
             let device = TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: "")
-            // Only a result holding a failed outcome is chosen beside passes and failures.
-            guard let failure = [samePlace[shown.place], newestOnDevice[device]].compactMap({ $0 }).first(where: { $0.result.verdict != .pass }) else { continue }
+            let onThisOS = samePlace[shown.place].flatMap { $0.result.verdict == .pass ? nil : $0 }
+            guard let failure = onThisOS ?? newestFailureOnDevice[device] else { continue }
+            let elsewhere = TestedOn.name(device: shown.device, osVersion: failure.osVersion)
             latest[position].failedEarlier = ReportedResult.EarlierFailure(
                 build: failure.build, attempt: failure.result.attempt, notes: failure.result.notes, isThisResult: failure.result.id == shown.result.id,
-                elsewhere: failure.osVersion == shown.osVersion ? nil : TestedOn.name(device: shown.device, osVersion: failure.osVersion))
+                elsewhere: failure.osVersion == shown.osVersion ? nil : elsewhere.isEmpty ? "an unnamed device" : elsewhere)
         }
     }
 
