@@ -42,10 +42,11 @@ import Testing
         #expect(rows.dropFirst().map { $0.split(separator: ",").last.map(String.init) ?? "" } == ["17.5", "18.2"], "\(csv.stdout)")
         let junit = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder)
         #expect(junit.stdout.contains("os_version: 18.2") && junit.stdout.contains("<failure"), "\(junit.stdout)")
-        // The build that passed on both is compared with the one that failed on 18.2: a regression there.
+        // The build that passed on both is compared with the one that failed on 18.2 and passed
+        // later on 17.5: the build's verdict on the device is the failure, a regression.
         let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
         #expect(compared.status == 3, "\(compared.stdout)\(compared.stderr)")
-        #expect(compared.stdout.contains("on iPhone 15, OS 18.2"), "\(compared.stdout)")
+        #expect(compared.stdout.contains("verdict pass → fail"), "\(compared.stdout)")
     }
 
     /// A newer build tested on one OS version says nothing of another: the failure on 18.2
@@ -88,7 +89,7 @@ extension OSVersionTests {
         let gate = try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder)
         #expect(gate.status == 3, "\(gate.stdout)\(gate.stderr)")
         let shownOn = skippedOn.isEmpty ? "iPhone 15" : "iPhone 15, OS 17.5"
-        #expect(gate.stdout.contains("failed on iPhone 15, OS 18.2 in build 310 and was skipped on \(shownOn) in build 311 since, so it is not shown fixed"), "\(gate.stdout)")
+        #expect(gate.stdout.contains("failed on iPhone 15, OS 18.2 in build 310, not shown fixed there, and was skipped on \(shownOn) in build 311, so it is not shown fixed"), "\(gate.stdout)")
         let json = try checkrun(["report", "--release", "2.4", "--build", "311", "--format", "json"], in: folder)
         #expect(json.stdout.contains("\"elsewhere\": \"iPhone 15, OS 18.2\""), "\(json.stdout)")
         // A pass on 18.2 since is the fix; the skip then stands in front of nothing.
@@ -111,5 +112,19 @@ extension OSVersionTests {
         #expect(sessions.stdout.contains("device iPhone 15, OS 18.2,") && sessions.stdout.contains("device iPhone 15, OS 17.5,"), "\(sessions.stdout)")
         let json = try Checkrun.run(["sessions", "--json"], in: folder.path)
         #expect(json.stdout.contains("\"osVersion\": \"18.2\""), "\(json.stdout)")
+    }
+}
+
+extension OSVersionTests {
+    /// Testers update their phones between builds: the device is still compared with itself,
+    /// so a time that grew fivefold is flagged across the update (it read "no longer run" and
+    /// "new", and no regression).
+    @Test func anOSUpdatedBetweenBuildsIsStillTheSameDeviceInACompare() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", os: "17.5", ["--expected", "1=pass", "--seconds", "10"])
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=pass", "--seconds", "60"])
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3 && compared.stdout.contains("REGRESSION (time +500%)"), "\(compared.stdout)\(compared.stderr)")
     }
 }

@@ -100,11 +100,17 @@ import Testing
         #expect(devices.map { Array($0.unicodeScalars) } == [Array(composed.unicodeScalars)], "stored once, composed")
         let report = try Checkrun.run(["report", "--release", "2.4", "--format", "json", "--protocols", protocols], in: folder.path)
         #expect(report.stdout.components(separatedBy: "\"device\": ").count == 2, "one result on one device: \(report.stdout)")
-        let amended = try Checkrun.run(["amend", "--release", "2.4", "--build", "311", "--device", decomposed, "--check", "tiny-target/voice-control-show-numbers",
+        let amended = try Checkrun.run(["amend", "--release", "2.4", "--build", "311", "--device", composed, "--check", "tiny-target/voice-control-show-numbers",
                                         "--notes", "checked again", "--reason", "context", "--protocols", protocols], in: folder.path)
         #expect(amended.status == 0, "\(amended.stderr)")
-        // Full-width digits, as a Japanese input method types them, name release 2.4.
-        let wide = try Checkrun.run(["report", "--release", "\u{FF12}.4", "--format", "json", "--protocols", protocols], in: folder.path)
-        #expect(wide.status == 0 && wide.stdout.contains("\"release\": \"2.4\""), "\(wide.stderr)")
+        // Full-width digits, as a Japanese input method types them, are filed as release 2.4;
+        // a lookup takes a label as typed and names the one filed.
+        let filedWide = try Checkrun.run(["record", "--release", "\u{FF12}.4", "--build", "\u{FF13}12", "--check", "tiny-target/voice-control-show-numbers",
+                                          "--expected", "1=pass", "--protocols", protocols], in: folder.path)
+        #expect(filedWide.status == 0, "\(filedWide.stderr)")
+        let builds = try Checkrun.run(["report", "--release", "2.4", "--build", "312", "--format", "json", "--protocols", protocols], in: folder.path)
+        #expect(builds.status == 0 && builds.stdout.contains("\"release\": \"2.4\""), "\(builds.stderr)")
+        let wide = try Checkrun.run(["report", "--release", "\u{FF12}.4", "--protocols", protocols], in: folder.path)
+        #expect(wide.status == 1 && wide.stderr.contains("Did you mean \"2.4\""), "\(wide.stderr)")
     }
 }

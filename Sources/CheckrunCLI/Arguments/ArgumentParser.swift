@@ -109,7 +109,7 @@ package enum ArgumentParser {
             if case .value = option.kind, let previous = parsed.values[name]?.last, previous != value {
                 throw UsageError("'--\(name)' is given twice ('\(previous)' and '\(value)'); give it once", command: command.name)
             }
-            parsed.values[name, default: []].append(OptionName(rawValue: name)?.holdsSessionLabels == true ? SessionLabel.normalised(value) : value)
+            parsed.values[name, default: []].append(value)
         }
     }
 

@@ -41,14 +41,4 @@ package enum OptionName: String, Sendable, CaseIterable {
     case verdict
     case wcag
     case withdraw
-
-    /// Options that name or select the labels a session is filed under. Their values are read
-    /// in one Unicode form (see `SessionLabel.normalised`), so "é" typed as one character or as
-    /// "e" and an accent, or "２" in full width, names one label, as it looks.
-    var holdsSessionLabels: Bool {
-        switch self {
-        case .release, .build, .builds, .device, .os, .tester, .from, .to: true
-        default: false
-        }
-    }
 }

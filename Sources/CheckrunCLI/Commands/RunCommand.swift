@@ -19,7 +19,7 @@ struct RunCommand: CheckrunCommand {
         options: [
             OptionDefinition(.release, .value("R"), help: "The release under test, e.g. 2.4 (asked for on a terminal)."),
             OptionDefinition(.build, .value("B"), help: "The build under test, e.g. 311 (asked for on a terminal)."),
-            OptionDefinition(.device, .value("TEXT"), help: "The device, e.g. \"iPhone 15, iOS 18.2\"."),
+            OptionDefinition(.device, .value("TEXT"), help: "The device, e.g. \"iPhone 15\" (its OS version goes in --os)."),
             OptionDefinition(.os, .value("VERSION"), help: "The OS version, e.g. 18.2."),
             OptionDefinition(.tester, .value("NAME"), help: "Who is testing (default: $USER)."),
             AttachmentOptions.capture,

@@ -12,7 +12,9 @@ enum SessionLabel {
 
     /// `value` from its option when it is a label checkrun files results under; a usage error
     /// saying what is wrong otherwise. `required` labels (release, build) cannot be empty.
+    /// The label is filed in one Unicode form (see `normalised`).
     static func checked(_ value: String, _ option: OptionName, required: Bool, command: String) throws -> String {
+        let value = normalised(value)
         guard let problem = problem(value, required: required) else { return value }
         throw UsageError("--\(option.rawValue) \(problem)", command: command)
     }
@@ -31,9 +33,11 @@ enum SessionLabel {
     /// and two in a report, and `amend` found only one. Compatibility forms file apart as
     /// silently: "２.4" in full-width digits (as a Japanese input method types them) was a
     /// release of its own, and "iPhone 15" with a no-break space (Option-Space, or copied from
-    /// a web page) a second device that lists exactly like the first. Every label typed (an
-    /// option, an answer at a prompt) is stored and looked up in one form; labels stored
-    /// before in another are left as they were recorded.
+    /// a web page) a second device that lists exactly like the first. Every label filed (by
+    /// `run` and `record`, as an option or an answer at a prompt) is stored in one form.
+    /// Lookups (`report --release`, `amend --device` …) take the label as typed, so a label
+    /// filed before in another form is still found by typing it as listed; a form that is
+    /// not filed is answered with the labels that are ("Did you mean 2.4?").
     static func normalised(_ value: String) -> String {
         value.precomposedStringWithCompatibilityMapping
     }

@@ -191,8 +191,8 @@ enum HTMLReport {
     private static func resultTable(_ results: [ReportedResult], _ check: Check?) -> [String] {
         let h = Escaping.html
         // Each region's name is unique on the page (axe: landmark-unique): it names its check.
-        let label = h("Latest result per device: " + (results.first?.result.check ?? check?.id ?? ""))
-        var out = ["<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table><caption>Latest result per device</caption>",
+        let label = h("Latest result per device and OS version: " + (results.first?.result.check ?? check?.id ?? ""))
+        var out = ["<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table><caption>Latest result per device and OS version</caption>",
                    "<thead><tr><th scope=\"col\">Device</th><th scope=\"col\">Build</th><th scope=\"col\">Tester</th><th scope=\"col\">Verdict</th><th scope=\"col\">Attempts</th><th scope=\"col\">Active time</th><th scope=\"col\">Counters</th><th scope=\"col\">Expected outcomes</th><th scope=\"col\">Notes</th></tr></thead><tbody>"]
         for reported in results {
             let result = reported.result
