@@ -1,5 +1,3 @@
-import CheckrunStore
-
 /// One check on one device and OS version across the compared builds.
 package struct CheckComparison: Sendable {
     package var check: String

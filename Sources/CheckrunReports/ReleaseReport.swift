@@ -244,7 +244,7 @@ extension ReleaseReport {
     /// that no finished result of the same check, device and OS version has answered since.
     private static func unfinishedFailures(_ store: ResultStore, release: String, build: String?, builds: [String],
                                            latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
-        let rank = Dictionary(BuildOrder.through(build, in: builds).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let rank = BuildOrder.ranks(BuildOrder.through(build, in: builds))
         return try store.unfinishedFailures(release: release).filter { failure in
             guard let at = rank[failure.build] else { return false }
             guard let finished = latest[failure.check]?.first(where: { $0.place == failure.place }), let since = rank[finished.build] else { return true }

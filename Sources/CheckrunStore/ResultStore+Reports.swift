@@ -254,9 +254,9 @@ extension ResultStore {
     /// its build alone must still see the failure, whichever OS version was answered last.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
     private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String]) throws {
-        let rank = Dictionary(buildOrder.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        var samePlace: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
-        var newestFailureOnDevice: [TestedOn.Place: (build: String, osVersion: String, result: CheckResult)] = [:]
+        let rank = BuildOrder.ranks(buildOrder)
+        var samePlace: [TestedOn.Place: PassedOrFailed] = [:]
+        var newestFailureOnDevice: [TestedOn.Place: PassedOrFailed] = [:]
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             guard let result = Self.readResult(row) else { return }
             let found = (build: row.string(13) ?? "", osVersion: row.string(19) ?? "", result: result)
@@ -279,9 +279,11 @@ extension ResultStore {
         }
     }
 
+    /// A place's latest result that passed or failed, with where it was answered.
+    private typealias PassedOrFailed = (build: String, osVersion: String, result: CheckResult)
+
     /// Whether `one` was answered after `other`: in a newer build, or later in the same one.
-    private static func isNewer(_ one: (build: String, osVersion: String, result: CheckResult), than other: (build: String, osVersion: String, result: CheckResult),
-                                rank: [String: Int]) -> Bool {
+    private static func isNewer(_ one: PassedOrFailed, than other: PassedOrFailed, rank: [String: Int]) -> Bool {
         let (a, b) = (rank[one.build] ?? -1, rank[other.build] ?? -1)
         if a != b { return a > b }
         return (one.result.updatedAt, one.result.attempt) > (other.result.updatedAt, other.result.attempt)

@@ -25,6 +25,11 @@ package enum BuildOrder {
         build.flatMap { ordered.firstIndex(of: $0) }.map { Array(ordered[...$0]) } ?? ordered
     }
 
+    /// Each label of `ordered` (oldest first) with its place, to tell which of two builds is newer.
+    package static func ranks(_ ordered: [String]) -> [String: Int] {
+        Dictionary(ordered.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Whether `a` comes before `b`; labels that compare equal part by part keep first-seen order.
     static func isOrdered(_ a: String, _ b: String, _ seenA: Double, _ seenB: Double) -> Bool {
         let order = compare(a, b)
