@@ -133,10 +133,11 @@ enum ServerBench {
         try withDatabase(server, keep: CommandLine.arguments.contains("--keep")) { address in
             FileHandle.standardError.write(Data("Building a server store of \(size) results…\n".utf8))
             let store = try ResultStore(path: address)
-            let seconds = try SyntheticData.fill(store, library: library, total: size)
+            let seconds = try SyntheticData.fill(store, library: library, total: size, answers: answersPerResult)
             try store.analyse()
             store.close()
-            let label = size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size)
+            let label = (size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size))
+                + (answersPerResult > 1 ? ", \(answersPerResult) records a result" : "")
             row("[server \(label)] insert throughput", String(format: "%.0f results/s", Double(size) / seconds))
             let reportCommand = (checkrun, ["report", "--release", "r20", "--format", "json", "--protocols", protocolFolder.path, "--db", address])
             let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }

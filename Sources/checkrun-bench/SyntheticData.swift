@@ -56,8 +56,10 @@ struct SyntheticData {
         }
     }
 
-    /// Fills the store with `total` results, printing progress to standard error.
-    static func fill(_ store: ResultStore, library: ProtocolLibrary, total: Int) throws -> Double {
+    /// Fills the store with `total` results, printing progress to standard error. `answers` is
+    /// how many records each result gets: 1 saves it once, as `record` does; more save it as a
+    /// walk does, at every answer (`stages`).
+    static func fill(_ store: ResultStore, library: ProtocolLibrary, total: Int, answers: Int = 1) throws -> Double {
         var random = SplitMix(seed: 42)
         let hashes = Dictionary(library.documents.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { first, _ in first })
         let checks = library.allChecks
@@ -90,7 +92,7 @@ struct SyntheticData {
                             if (written + position) % attachmentEvery == 0 {
                                 made.attachments = [try screenshot(store, number: written + position, at: clock)]
                             }
-                            try store.save(made)
+                            for stage in stages(of: made, count: answers) { try store.save(stage) }
                         }
                         remaining -= size
                         written += size
@@ -105,6 +107,23 @@ struct SyntheticData {
             }
         }
         return ProcessInfo.processInfo.systemUptime - start
+    }
+
+    /// A result as a walk saves it `count` times: its stopwatch first, then its outcomes
+    /// answered a few more at a time, and last the whole result with its verdict, notes and
+    /// attachments.
+    static func stages(of result: CheckResult, count: Int) -> [CheckResult] {
+        guard count > 1 else { return [result] }
+        let early = (0..<(count - 1)).map { stage -> CheckResult in
+            var partial = result
+            partial.verdict = nil
+            partial.notes = ""
+            partial.attachments = []
+            let answered = stage * result.outcomes.count / (count - 1)
+            partial.outcomes = result.outcomes.indices.map { $0 < answered ? result.outcomes[$0] : nil }
+            return partial
+        }
+        return early + [result]
     }
 
     /// How often a result carries an attachment.

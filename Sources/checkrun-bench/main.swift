@@ -9,10 +9,12 @@ import Foundation
 
 let benchStart = ProcessInfo.processInfo.systemUptime
 let usage = """
-    usage: swift run -c release checkrun-bench [--sizes N,N,…] [--exchange-sizes N,N,…] [--reports-only] [--keep]
+    usage: swift run -c release checkrun-bench [--sizes N,N,…] [--exchange-sizes N,N,…] [--answers N] [--reports-only] [--keep]
 
       --sizes            database sizes in results (default 10000,100000)
       --exchange-sizes   sizes at which merge, export and verify are measured too (default: the sizes up to 100000)
+      --answers N        records per result: 1 (the default) saves each result once, as `record`
+                         does; a walk saves one at every answer (4 for a check of two outcomes)
       --reports-only     leave merge, export and verify out
       --keep             keep the databases under .build/bench-… for a closer look
       --postgres URI     measure the team store on this PostgreSQL server instead (a database of
@@ -41,12 +43,17 @@ func sizeList(after flag: String) -> [Int]? {
 var position = 0
 while position < arguments.count {
     switch arguments[position] {
-    case "--sizes", "--exchange-sizes", "--postgres": position += 2
+    case "--sizes", "--exchange-sizes", "--postgres", "--answers": position += 2
     case "--keep", "--reports-only": position += 1
     default: fail("unknown argument \(arguments[position])\n\n\(usage)")
     }
 }
 let sizes = sizeList(after: "--sizes") ?? [10_000, 100_000]
+let answersPerResult: Int = {
+    guard let list = sizeList(after: "--answers") else { return 1 }
+    guard list.count == 1 else { fail("--answers takes one number, e.g. --answers 4") }
+    return list[0]
+}()
 // Merge, export and verify run at every size up to 100k unless told otherwise: at 1M they add
 // several minutes and measure the same per-record work as at 100k.
 let exchangeSizes = arguments.contains("--reports-only") ? [] : sizeList(after: "--exchange-sizes") ?? sizes.filter { $0 <= 100_000 }
@@ -175,11 +182,12 @@ for size in sizes {
     FileHandle.standardError.write(Data("Building a database of \(size) results…\n".utf8))
     let path = scratch.appendingPathComponent("history-\(size).sqlite").path
     let store = try ResultStore(path: path)
-    let seconds = try SyntheticData.fill(store, library: library, total: size)
+    let seconds = try SyntheticData.fill(store, library: library, total: size, answers: answersPerResult)
     // Closed before anything reads it, as a database at rest is: the last connection's close
     // folds the write-ahead log into the file, which every reader would otherwise consult.
     store.close()
-    let label = size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size)
+    let label = (size % 1_000_000 == 0 ? "\(size / 1_000_000)M" : size % 1000 == 0 ? "\(size / 1000)k" : String(size))
+        + (answersPerResult > 1 ? ", \(answersPerResult) records a result" : "")
     row("[\(label)] insert throughput", String(format: "%.0f results/s", Double(size) / seconds))
     let common = ["--protocols", protocolFolder.path, "--db", path]
     var jsonReport: Measurement?
