@@ -15,6 +15,9 @@ package final class Database: StoreConnection {
     package let path: String
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
+    /// Set once SQLite's companion files were found gone (`requireCompanionsInPlace`): from then
+    /// on this connection writes nothing, not even statistics at close.
+    var stoppedWriting = false
 
     /// How messages name the database: the path the user gave, even when a scratch copy is open.
     package let name: String
@@ -85,7 +88,7 @@ package final class Database: StoreConnection {
     /// and thirty times as long. Never waits for the lock: statistics are not worth a delay.
     package func optimize() {
         // Only a connection that wrote: a report or an export leaves the file as it found it.
-        guard !isReadOnly, let handle, sqlite3_total_changes(handle) > 0 else { return }
+        guard !isReadOnly, !stoppedWriting, let handle, sqlite3_total_changes(handle) > 0 else { return }
         sqlite3_busy_handler(handle, nil, nil)
         try? execute("PRAGMA analysis_limit = 400")
         try? execute("PRAGMA optimize")
@@ -234,6 +237,7 @@ package final class Database: StoreConnection {
                 throw error
             }
         }
+        try requireCompanionsInPlace()
         transactionDepth = 1
         defer { transactionDepth = 0 }
         try execute("BEGIN IMMEDIATE")
@@ -264,6 +268,7 @@ package final class Database: StoreConnection {
     package func batches<T>(every interval: TimeInterval, _ body: (_ boundary: () throws -> Void) throws -> T) throws -> T {
         guard transactionDepth == 0 else { return try transaction { try body {} } }
         var started = Date()
+        try requireCompanionsInPlace()
         transactionDepth = 1
         defer { transactionDepth = 0 }
         try execute("BEGIN IMMEDIATE")
