@@ -207,7 +207,7 @@ extension ReleaseReport {
         let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
         var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil)
         let participants = try store.participants(release: release, build: build)
-        let chains = try store.chainDigests(release: release, build: build)
+        let chains = try store.chainDigests(release: release, through: build)
 
         let library = try loadingLibrary()
         // One hash per protocol, not one per check: hashing a document is the costly part.

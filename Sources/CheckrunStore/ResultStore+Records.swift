@@ -139,15 +139,16 @@ extension ResultStore {
 
     /// Reads only each chain's last record, found through the primary key: counting or scanning
     /// records would read every payload of the release.
-    package func chainDigests(release: String, build: String?) throws -> [ChainDigest] {
+    /// With a build, the chains of it and of the builds before it, as `sessionIDs(release:through:)`.
+    package func chainDigests(release: String, through build: String?) throws -> [ChainDigest] {
         try database.query(
             """
             SELECT s.id, r.sequence, r.hash
             FROM sessions s JOIN records r ON r.session_id = s.id
                 AND r.sequence = (SELECT max(x.sequence) FROM records x WHERE x.session_id = s.id)
-            WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2)
+            WHERE s.release = ?1 AND (?2 IS NULL OR s.build IN (SELECT value FROM json_each(?2)))
             ORDER BY s.id
-            """, [.text(release), SQLValue(build)]
+            """, [.text(release), try buildList(release: release, through: build)]
         ) { row in
             ChainDigest(session: row.string(0).flatMap { UUID(text: $0) } ?? UUID(), records: row.int(1) ?? 0, head: row.string(2) ?? "")
         }

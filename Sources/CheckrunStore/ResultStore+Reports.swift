@@ -217,18 +217,15 @@ extension ResultStore {
         let problems: [VerificationProblem]
         do {
             try database.forEach(latestResultStatement(among: .finished), [.text(release), SQLValue(build), .text(ranks)]) { row in
-                guard let result = Self.readResult(row) else { return }
-                latest.append(ReportedResult(
-                    result: result, release: row.string(12) ?? "", build: row.string(13) ?? "", device: row.string(14) ?? "",
-                    osVersion: row.string(19) ?? "", tester: row.string(15) ?? "", attempts: row.int(16) ?? 1, amendments: row.int(17) ?? 0,
-                    amendReason: row.string(18)))
+                if let reported = Self.readReported(row) { latest.append(reported) }
             }
+            // Every build up to the one reported on: a failure in an earlier build stands
+            // behind a skip in this one, and where this one did not test at all.
+            let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
             if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-                // Every build up to the one reported on: a failure in an earlier build stands
-                // behind a skip in this one.
-                let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
                 try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier)], buildOrder: ordered)
             }
+            if build != nil { try carryEarlierFailures(into: &latest, release: release, through: earlier, buildOrder: ordered) }
             results = latest.map(\.result)
             try loadParts(of: &results)
             problems = try shownResultProblems(results)
@@ -242,50 +239,5 @@ extension ResultStore {
             try body(latest[position])
         }
         return problems
-    }
-
-    /// For each check and device whose latest result is skipped or blocked, the latest result
-    /// that passed or failed, by the same choice as the report's: when it failed, it stands.
-    /// A skipped or blocked result holding a failed outcome counts as failed here, the shown
-    /// one too: the tester saw the failure, and setting the check aside does not fix it.
-    /// The failure is looked for on the same OS version first, then on every other OS version
-    /// of the device (the newest whose latest passed-or-failed result failed): a skip given
-    /// without `--os`, or on another OS version, is no evidence of a fix either, and a gate on
-    /// its build alone must still see the failure, whichever OS version was answered last.
-    /// Run only when such a result is shown, so a release without skips pays nothing for it.
-    private func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String]) throws {
-        let rank = BuildOrder.ranks(buildOrder)
-        var samePlace: [TestedOn.Place: PassedOrFailed] = [:]
-        var newestFailureOnDevice: [TestedOn.Place: PassedOrFailed] = [:]
-        try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
-            guard let result = Self.readResult(row) else { return }
-            let found = (build: row.string(13) ?? "", osVersion: row.string(19) ?? "", result: result)
-            samePlace[TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: found.osVersion)] = found
-            // Only a result holding a failed outcome is chosen beside passes and failures.
-            guard result.verdict != .pass else { return }
-            let device = TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: "")
-            if let other = newestFailureOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }
-            newestFailureOnDevice[device] = found
-        }
-        for position in latest.indices where latest[position].result.verdict == .skipped || latest[position].result.verdict == .blocked {
-            let shown = latest[position]
-            let device = TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: "")
-            let onThisOS = samePlace[shown.place].flatMap { $0.result.verdict == .pass ? nil : $0 }
-            guard let failure = onThisOS ?? newestFailureOnDevice[device] else { continue }
-            let elsewhere = TestedOn.name(device: shown.device, osVersion: failure.osVersion)
-            latest[position].failedEarlier = ReportedResult.EarlierFailure(
-                build: failure.build, attempt: failure.result.attempt, notes: failure.result.notes, isThisResult: failure.result.id == shown.result.id,
-                elsewhere: failure.osVersion == shown.osVersion ? nil : elsewhere.isEmpty ? "an unnamed device" : elsewhere)
-        }
-    }
-
-    /// A place's latest result that passed or failed, with where it was answered.
-    private typealias PassedOrFailed = (build: String, osVersion: String, result: CheckResult)
-
-    /// Whether `one` was answered after `other`: in a newer build, or later in the same one.
-    private static func isNewer(_ one: PassedOrFailed, than other: PassedOrFailed, rank: [String: Int]) -> Bool {
-        let (a, b) = (rank[one.build] ?? -1, rank[other.build] ?? -1)
-        if a != b { return a > b }
-        return (one.result.updatedAt, one.result.attempt) > (other.result.updatedAt, other.result.attempt)
     }
 }

@@ -80,7 +80,7 @@ import Testing
         #expect(try Self.reportProblems(store).isEmpty)
         #expect(try store.verify().isClean)
         // A comparison of a build with itself names its sessions twice.
-        let twice = try store.sessionIDs(release: "2.4", build: nil) + store.sessionIDs(release: "2.4", build: nil)
+        let twice = try store.sessionIDs(release: "2.4", through: nil) + store.sessionIDs(release: "2.4", through: nil)
         #expect(try store.verifier().verify(sessions: twice, release: "2.4", depth: .cited).problems.isEmpty)
     }
 
@@ -100,7 +100,7 @@ import Testing
         defer { store.close() }
         #expect(try Self.reportProblems(store).isEmpty, "honest skips are not edits")
         try database.tamper(sql)
-        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", through: nil), release: "2.4", depth: .cited)
         #expect(cited.problems.contains { $0.message.contains("an expected outcome differs") }, "\(sql): \(cited.problems)")
     }
 
@@ -127,7 +127,7 @@ import Testing
         try store.insert(Session(release: "2.3", build: "1", device: "iPhone", tester: "Ana", plan: ["p/c"], startedAt: Date(timeIntervalSince1970: 1_800_002_000)))
         #expect(try Self.reportProblems(store).isEmpty, "another release's session, and a walk not answered yet, are not edits")
         try database.tamper(sql)
-        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: "311"), release: "2.4", depth: .cited)
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", through: "311"), release: "2.4", depth: .cited)
         #expect(cited.problems.contains { $0.session == moved.id }, "\(sql): \(cited.problems)")
     }
 
@@ -145,7 +145,7 @@ import Testing
         var relabelled = moved
         relabelled.release = "2.3"
         try database.tamper("UPDATE sessions SET release = '2.3' WHERE build = '312'; UPDATE records SET previous_hash = '\(relabelled.digest)' WHERE sequence = 1 AND session_id IN (SELECT id FROM sessions WHERE build = '312')")
-        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", through: nil), release: "2.4", depth: .cited)
         #expect(cited.problems.contains { $0.session == moved.id }, "\(cited.problems)")
     }
 
@@ -165,7 +165,7 @@ import Testing
 
     /// The problems a report of release 2.4 would state.
     static func reportProblems(_ store: ResultStore) throws -> [VerificationProblem] {
-        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", build: nil), release: "2.4", depth: .cited)
+        let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", through: nil), release: "2.4", depth: .cited)
         let shown = try store.forEachLatestResult(release: "2.4", build: nil) { _ in }
         return cited.problems + shown + cited.fileProblems.map { VerificationProblem(session: UUID(), sequence: nil, message: $0) }
     }

@@ -37,7 +37,7 @@ struct AttachmentsCommand: CheckrunCommand {
         do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         // What is listed or written comes from the results tables: they are checked against
         // the records first, as a report's are.
-        let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: nil), release: release, depth: .everything, in: store)
+        let verification = CitedEvidence.start(try store.sessionIDs(release: release, through: nil), release: release, depth: .everything, in: store)
         if let problems = try CitedEvidence.check(verification, context) {
             context.print("UNVERIFIED: \(problems.count) problem\(problems.count == 1 ? "" : "s"); run checkrun verify.")
         }

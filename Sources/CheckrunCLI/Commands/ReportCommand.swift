@@ -19,7 +19,7 @@ struct ReportCommand: CheckrunCommand {
         """,
         options: [
             OptionDefinition(.release, .value("R"), help: "The release to report on.", required: true),
-            OptionDefinition(.build, .value("B"), help: "Only this build's results."),
+            OptionDefinition(.build, .value("B"), help: "This build's results, and each failure of an earlier build where this one did not test (it stands until tested again)."),
             OptionDefinition(.format, .value("FORMAT"), help: "markdown, html, json, csv, junit or openacr.", completion: .values(ReportFormat.allCases.map(\.rawValue))),
             OptionDefinition(.out, .value("FILE"), help: "Write to FILE (atomically) instead of standard output.", completion: .file),
             OptionDefinition(.product, .value("NAME"), help: "The product's name, shown in every format (OpenACR's product name)."),
@@ -47,7 +47,7 @@ struct ReportCommand: CheckrunCommand {
         let library = context.loadProtocolsInBackground()
         let store = try context.openStore(.readOnly)
         // The sessions the report rests on are verified on the other cores while it is built.
-        let verification = CitedEvidence.start(try store.sessionIDs(release: release, build: context.arguments.value(.build)), release: release, in: store)
+        let verification = CitedEvidence.start(try store.sessionIDs(release: release, through: context.arguments.value(.build)), release: release, in: store)
         var report: ReleaseReport
         do {
             report = try ReleaseReport.make(

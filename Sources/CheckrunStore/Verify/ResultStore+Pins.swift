@@ -2,12 +2,22 @@ import CheckrunModel
 import Foundation
 
 extension ResultStore {
-    /// Every session of a release (or one build): what a report rests on, with or without
-    /// records (results of a session nobody recorded must not reach a report unchecked).
-    package func sessionIDs(release: String, build: String?) throws -> [UUID] {
+    /// Every session of a release, or of a build and the builds before it: what a report
+    /// rests on, with or without records (results of a session nobody recorded must not reach
+    /// a report unchecked). A report of one build reads the builds before it too: a failure
+    /// there stands behind a skip, and at a device or OS version the build did not test.
+    package func sessionIDs(release: String, through build: String?) throws -> [UUID] {
         Array(Set(try database.query(
-            "SELECT s.id FROM sessions s WHERE s.release = ?1 AND (?2 IS NULL OR s.build = ?2) ORDER BY s.id",
-            [.text(release), SQLValue(build)]) { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 })).sorted { $0.storageText < $1.storageText }
+            "SELECT s.id FROM sessions s WHERE s.release = ?1 AND (?2 IS NULL OR s.build IN (SELECT value FROM json_each(?2))) ORDER BY s.id",
+            [.text(release), try buildList(release: release, through: build)]) { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }))
+            .sorted { $0.storageText < $1.storageText }
+    }
+
+    /// `build` and the builds of `release` before it, as a JSON list to bind; NULL for the whole release.
+    func buildList(release: String, through build: String?) throws -> SQLValue {
+        guard let build else { return .null }
+        let builds = BuildOrder.through(build, in: try builds(release: release))
+        return .text(JSONWriter.compact(.array(builds.map { JSONNode(.string($0)) })))
     }
 
     /// The sessions of the given builds: what a comparison of them rests on.
