@@ -156,6 +156,7 @@ extension Comparison {
             devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
+        try markFailuresBehindSetAside(&checks, store, scopes, threshold)
         let problems = try markNotApplicable(&checks, store, threshold)
         var comparison = Comparison(scopes: scopes, threshold: threshold, checks: checks)
         comparison.shownResultProblems = problems

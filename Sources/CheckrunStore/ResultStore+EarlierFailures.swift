@@ -36,6 +36,18 @@ extension ResultStore {
         latest.sort { [$0.result.check, $0.device, $0.osVersion].lexicographicallyPrecedes([$1.result.check, $1.device, $1.osVersion]) { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
     }
 
+    /// Each check and device (as a place without an OS version) with an OS version whose
+    /// latest result that passed or failed, in `release` up to and including `build`, failed:
+    /// where such a device's latest result is skipped or blocked, the failure stands behind it.
+    package func devicesWithStandingFailures(release: String, through build: String) throws -> Set<TestedOn.Place> {
+        var places: Set<TestedOn.Place> = []
+        try database.forEach(latestResultStatement(among: .passedOrFailed), [.text(release), .null, try buildList(release: release, through: build)]) { row in
+            guard let result = Self.readResult(row), result.verdict != .pass else { return }
+            places.insert(TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: ""))
+        }
+        return places
+    }
+
     /// For each check and device whose latest result is skipped or blocked, the latest result
     /// that passed or failed, by the same choice as the report's: when it failed, it stands.
     /// A skipped or blocked result holding a failed outcome counts as failed here, the shown

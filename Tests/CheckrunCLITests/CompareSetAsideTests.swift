@@ -1,0 +1,40 @@
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// A skip or block in a comparison, as in a report, stands in front of the failure before it.
+/// Before, pass in 310, then fail and a skip in 311, read "changed", and `--fail-on-regression`
+/// exited 0 while `report --build 311 --fail-on-failure` exited 3.
+@Suite struct CompareSetAsideTests {
+    let protocols = Repository.path("protocols")
+    let check = "tiny-target/voice-control-show-numbers"
+
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
+    }
+
+    func record(_ folder: TemporaryFolder, build: String, _ answer: [String]) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15"] + answer, in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+    }
+
+    @Test func aFailureBehindASkipIsARegression() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", ["--expected", "1=pass"])
+        try record(folder, build: "311", ["--expected", "1=fail", "--notes", "numbers overlap"])
+        try record(folder, build: "311", ["--verdict", "skipped"])
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3 && compared.stdout.contains("310 → 311: REGRESSION (verdict pass → fail)"), "\(compared.stdout)")
+        #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 3, "the report agrees")
+        // Blocked in a later build, compared with the first: the failure in between still stands.
+        try record(folder, build: "312", ["--verdict", "blocked", "--reason", "the build would not start"])
+        let skipping = try checkrun(["compare", "--release", "2.4", "--builds", "310,312", "--fail-on-regression", "--format", "json"], in: folder)
+        #expect(skipping.status == 3, "\(skipping.stdout)")
+        // Passed since: the skip before it stands in front of nothing.
+        try record(folder, build: "313", ["--expected", "1=pass"])
+        try record(folder, build: "314", ["--verdict", "skipped"])
+        let fixed = try checkrun(["compare", "--release", "2.4", "--builds", "310,314", "--fail-on-regression"], in: folder)
+        #expect(fixed.status == 0 && fixed.stdout.contains("skipped"), "\(fixed.stdout)")
+    }
+}
