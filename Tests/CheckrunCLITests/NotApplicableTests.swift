@@ -64,7 +64,7 @@ import Testing
         try record("over-grouped-control/switch-control", ["--expected", "1=na", "--expected", "2=na"], in: folder)
         try record("tiny-target/voice-control-show-numbers", ["--expected", "1=fail", "--notes", "numbers overlap"], in: folder)
         let junit = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder).stdout
-        let switchControl = try #require(junit.components(separatedBy: "name=\"switch-control\"").dropFirst().first?.components(separatedBy: "</testcase>").first)
+        let switchControl = try #require(junit.components(separatedBy: "name=\"switch-control on iPhone 15\"").dropFirst().first?.components(separatedBy: "</testcase>").first)
         #expect(switchControl.contains("<skipped message=\"not applicable"), "\(switchControl)")
         func sum(_ attribute: String) -> Int {
             junit.components(separatedBy: "<testsuite ").dropFirst().compactMap { suite in

@@ -65,6 +65,18 @@ import Testing
         #expect(try checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 0)
     }
 
+    /// GitLab keeps one testcase per class and name, the later one: a failure on one device named
+    /// like a pass on another vanished from its dashboard. Each place's testcase has its own name.
+    @Test func junitNamesEachTestcaseByItsPlace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try failedOn182ThenPassedOn175(folder)
+        let junit = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder).stdout
+        let names = junit.components(separatedBy: "<testcase classname=\"tiny-target\" name=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(names.contains("voice-control-show-numbers on iPhone 15, OS 18.2") && names.contains("voice-control-show-numbers on iPhone 15, OS 17.5"), "\(names)")
+        #expect(Set(names).count == names.count, "\(names)")
+    }
+
     /// `amend` names the OS versions instead of correcting whichever was answered last.
     @Test func amendAsksWhichOSVersionIsMeant() throws {
         let folder = try TemporaryFolder()

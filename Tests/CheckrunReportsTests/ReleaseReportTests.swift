@@ -138,7 +138,7 @@ import FoundationXML
         let allowed: Set<String> = ["testcase > failure", "testcase > error", "testcase > skipped", "testcase > system-out", "testcase > system-err"]
         #expect(collector.nesting.filter { $0.hasPrefix("testcase >") }.isSubset(of: allowed), "\(collector.nesting)")
         #expect(collector.nesting.filter { $0.hasSuffix("> properties") } == ["testsuite > properties"])
-        #expect(!collector.attributes.contains { $0.key == "name" && $0.value.contains(" on ") }, "test names do not change when a device is named")
+        #expect(collector.attributes.contains { $0.key == "name" && $0.value.contains(" on ") }, "a testcase is named by its check and where it was tested")
         #expect(collector.elements["error"] == 1, "blocked")
         #expect(collector.text.contains("<script>alert('x')</script> ]]>"), "the notes come back as text")
         #expect(collector.attributes.contains { $0.key == "time" && $0.value == "55.000" })

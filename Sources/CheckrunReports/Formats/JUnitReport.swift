@@ -3,9 +3,11 @@ import CheckrunStore
 
 /// JUnit XML for CI dashboards (the Jenkins xunit schema, junit-10.xsd): a testsuite per
 /// protocol with a testcase per check and device, and a testsuite of the WCAG criteria. A
-/// testcase is named by its check alone, so its CI history survives a device being named; what
-/// varies (device, build, tester, counters) is told in its `system-out`, since the schema allows
-/// no properties on a testcase.
+/// testcase is named by its check and where it was tested ("voice-control-show-numbers on
+/// iPhone 15, OS 18.2"): GitLab keeps one testcase per class and name, the later one, so a
+/// failure on one device named like a pass on another vanished behind it. What else varies
+/// (build, tester, counters) is told in its `system-out`, since the schema allows no properties
+/// on a testcase.
 enum JUnitReport {
     /// Every text of the report as XML, with any "[[" broken: Jenkins and GitLab attach the file
     /// a `[[ATTACHMENT|path]]` line names, and only checkrun's own lines may name one.
@@ -45,12 +47,19 @@ enum JUnitReport {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// A testcase's name: the check, and where it was tested when that is known (each place
+    /// has one latest result, so no two testcases of a check share a name).
+    static func testcaseName(_ check: String, _ reported: ReportedResult?) -> String {
+        guard let place = reported?.testedOn, !place.isEmpty else { return check }
+        return "\(check) on \(place)"
+    }
+
     /// One check's testcase (on one device, or not run at all).
     private static func testcase(_ entry: ReleaseReport.CheckEntry, _ reported: ReportedResult?, in document: ReleaseReport.ProtocolEntry,
                                  of report: ReleaseReport) -> [String] {
         var out: [String] = []
         let time = reported?.result.activeSeconds.map(seconds) ?? "0"
-        out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(entry.reference.check.id))\" time=\"\(time)\">")
+        out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(testcaseName(entry.reference.check.id, reported)))\" time=\"\(time)\">")
         var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
         if let reported {
             properties += [("build", reported.build), ("device", reported.device)]
@@ -121,7 +130,7 @@ enum JUnitReport {
             + "errors=\"\(verdicts.filter { $0 == .blocked }.count)\" skipped=\"\(verdicts.filter { $0 == .skipped }.count + report.removed.filter(isNotApplicable).count)\" time=\"0\">"]
         for reported in report.removed {
             let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
-            out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(name.last ?? ""))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
+            out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(testcaseName(name.last ?? "", reported)))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
             let earlier = reported.failedEarlier.map { "; " + ReportPhrases.failedEarlier($0) } ?? ""
             let message = x("\(reported.result.verdict?.rawValue ?? "no verdict")\(earlier); the check is no longer in the protocols")
             switch reported.standing {
