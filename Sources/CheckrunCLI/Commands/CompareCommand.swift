@@ -50,7 +50,8 @@ struct CompareCommand: CheckrunCommand {
         let store = try context.openStore(.readOnly)
         let scopes = try resolveScopes(arguments, store, warn: context.warn)
         let library = try context.loadProtocols(orStoredIn: store)
-        let verification = CitedEvidence.start(try store.sessionIDs(of: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
+        // Every build up to each compared one: a skip reads as the failure before it (`markFailuresBehindSetAside`).
+        let verification = CitedEvidence.start(try Set(scopes.flatMap { try store.sessionIDs(release: $0.release, through: $0.build) }).sorted { $0.storageText < $1.storageText }, release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
         comparison.judge(by: library)
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context, shown: comparison.shownResultProblems)
@@ -59,6 +60,10 @@ struct CompareCommand: CheckrunCommand {
         try OutputFile.write(context.accessible && format == .text ? SpokenWords.replacingSymbols(rendered) : rendered, to: arguments.value(.out), context)
         if arguments.flag(.failOnRegression) && !comparison.regressions.isEmpty {
             context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")
+            return 3
+        }
+        if arguments.flag(.failOnRegression) && comparison.unverifiedProblems != nil {
+            context.printError("The comparison is UNVERIFIED, so it cannot show that nothing regressed; exiting with status 3 (--fail-on-regression).")
             return 3
         }
         return 0

@@ -69,6 +69,11 @@ struct ReportCommand: CheckrunCommand {
             context.printError("A check failed in release \(release); exiting with status 3 (--fail-on-failure).")
             return 3
         }
+        if context.arguments.flag(.failOnFailure) && !report.isVerified {
+            // The tables may say pass where the records say fail: no gate passes on them.
+            context.printError("The report is UNVERIFIED, so it cannot show that no check failed; exiting with status 3 (--fail-on-failure).")
+            return 3
+        }
         return 0
     }
 

@@ -21,10 +21,12 @@ enum JUnitReport {
         // the top line counts what the suites hold.
         let criteria = criteriaCounts(report)
         let results = report.checks.flatMap(\.results) + report.removed
-        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) } + report.removed.count + criteria.tests
-        let failures = results.filter { $0.standing == .fail }.count + criteria.failures
+        let unverified = verificationSuite(report)
+        let total = report.checks.reduce(0) { $0 + max(1, $1.results.count) } + report.removed.count + criteria.tests + (unverified.isEmpty ? 0 : 1)
+        let failures = results.filter { $0.standing == .fail }.count + criteria.failures + (unverified.isEmpty ? 0 : 1)
         let errors = results.filter { $0.standing == .blocked }.count
         out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(errors)\">")
+        out += unverified
         for document in report.protocols {
             let entries = report.checks.filter { $0.reference.document.id == document.id }
             let cases = entries.flatMap { entry in entry.results.isEmpty ? [(entry, nil)] : entry.results.map { (entry, Optional($0)) } }
@@ -45,6 +47,17 @@ enum JUnitReport {
         out += criteriaSuite(report)
         out.append("</testsuites>")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A report written despite problems (`--unverified`) fails a testcase of its own, first: a
+    /// dashboard shows no comment, and every other testcase rests on records that did not verify.
+    private static func verificationSuite(_ report: ReleaseReport) -> [String] {
+        guard let banner = report.unverifiedBanner else { return [] }
+        return ["  <testsuite name=\"checkrun verification\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\">",
+                "    <testcase classname=\"checkrun\" name=\"the records this report rests on verify\" time=\"0\">",
+                "      <failure message=\"\(x(banner))\"/>",
+                "    </testcase>",
+                "  </testsuite>"]
     }
 
     /// A testcase's name: the check, and where it was tested when that is known (each place

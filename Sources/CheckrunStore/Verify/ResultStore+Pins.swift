@@ -20,17 +20,6 @@ extension ResultStore {
         return .text(JSONWriter.compact(.array(builds.map { JSONNode(.string($0)) })))
     }
 
-    /// The sessions of the given builds: what a comparison of them rests on.
-    package func sessionIDs(of scopes: [BuildScope]) throws -> [UUID] {
-        var ids: [UUID] = []
-        for scope in scopes {
-            try database.forEach("SELECT id FROM sessions WHERE release = ? AND build = ? ORDER BY started_at", [.text(scope.release), .text(scope.build)]) { row in
-                if let id = row.string(0).flatMap(UUID.init(text:)) { ids.append(id) }
-            }
-        }
-        return ids
-    }
-
     /// What a chain alone cannot show (each pin is a session's chain as a kept report printed
     /// it: how many records, and the hash of the last): whole sessions deleted, the tail of a chain cut off, and
     /// records rewritten with recomputed hashes. Each pinned session must still be here, at
