@@ -19,7 +19,7 @@ extension Walk {
         while result.outcomes.count < check.expected.count { result.outcomes.append(nil) }
         results[index] = result
         if revisit?.check == index { revisit = nil }
-        if blocking == index { blocking = nil }
+        if blocking == index { blocking = nil; timerBeforeBlocking = nil }
         if confirmingSkip == index { confirmingSkip = nil }
         if describing?.check == index { describing = nil }
         // What the check held when the tester went back into it is no longer what is stored.

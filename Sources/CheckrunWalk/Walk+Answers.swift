@@ -103,6 +103,7 @@ extension Walk {
             return [.say("\"\(DisplayText.neutralised(reason))\" is an answer or a key at the other prompts, not a reason. Say why the check is blocked, e.g. \"build crashes on launch\", or b to go back.")]
         }
         blocking = nil
+        timerBeforeBlocking = nil
         results[index].verdict = .blocked
         results[index].blockedReason = text
         return conclude(index, date: date)

@@ -64,6 +64,7 @@ extension Walk {
         stopwatch = .idle
         revisit = nil
         blocking = nil
+        timerBeforeBlocking = nil
         results[index].verdict = .skipped
         return conclude(index, date: date)
     }
@@ -73,6 +74,11 @@ extension Walk {
         guard let index = currentCheck, let step = currentStep else { return [] }
         if blocking != nil {
             blocking = nil
+            if let timer = timerBeforeBlocking {
+                stopwatch = timer
+                timerBeforeBlocking = nil
+                return [.say("Not blocked. The timer is paused where it was, \(results[index].tally) stop\(results[index].tally == 1 ? "" : "s") tallied: p resumes it, Enter stops it.")]
+            }
             return [.say("Not blocked.")]
         }
         var position: [(Int, WalkStep)] = []

@@ -15,6 +15,9 @@ package struct Walk: Sendable {
     var revisit: (check: Int, step: WalkStep)?
     /// Set after `x`, until the reason is given.
     var blocking: Int?
+    /// The timer as `x` found it running or paused (paused now), for `b` to give back with its
+    /// tally: a block taken back must not cost the timing.
+    var timerBeforeBlocking: StopwatchState?
     /// Set after `s` on a check with answers, until the tester confirms or declines.
     var confirmingSkip: Int?
     /// Set after a file is attached, until the tester says what it shows: (check, attachment).
@@ -241,11 +244,17 @@ package struct Walk: Sendable {
             return Self.helpLines.map(WalkEvent.hint)
         case ("s", _), ("skip", _):
             return requestSkip(index, date: date)
-        case ("x", _), ("block", _):
+        case ("x", .running(let origin)), ("block", .running(let origin)), ("x", .paused(let origin)), ("block", .paused(let origin)):
             if let refusal = settingAsideRefusal(index) { return refusal }
+            var events: [WalkEvent] = [.say("Timer paused without a time; b takes the block back and returns to it.")]
+            if case .running = stopwatch {
+                results[index].stopwatch.append(StopwatchEvent(.pause, at: now - origin, recordedAt: date))
+                events.append(.save(touch(index, date)))
+            }
+            timerBeforeBlocking = .paused(origin: origin)
             stopwatch = .idle
             blocking = index
-            return [.say("Timer stopped without a time.")]
+            return events
         case ("b", _), ("back", _):
             return [.say("Stop the timer first (Enter), then b goes back.")]
         case ("q", _), ("quit", _):
