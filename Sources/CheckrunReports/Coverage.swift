@@ -26,7 +26,7 @@ package struct Coverage: Sendable, Equatable {
             case .notApplicable: notApplicable += 1
             case .notRun: notRun += 1
             }
-            if (entry.status == .passed || entry.status == .failed) && !entry.isRemoved && !Self.caveat(entry).isEmpty { provisional += 1 }
+            if (entry.status == .passed || entry.status == .failed) && !entry.isRemoved && !entry.mappedAsAnswered && !Self.caveat(entry).isEmpty { provisional += 1 }
         }
     }
 
@@ -52,6 +52,7 @@ package struct Coverage: Sendable, Equatable {
     /// " (draft protocol)" or " (marked for review)" where a counted result is provisional.
     static func caveat(_ entry: ReleaseReport.CheckEntry) -> String {
         if entry.isRemoved { return " (no longer in the protocols)" }
+        if entry.mappedAsAnswered { return " (mapped here by the version it failed against)" }
         if entry.reference.check.review != nil { return " (marked for review)" }
         if entry.reference.document.status == .draft { return " (draft protocol)" }
         return ""

@@ -42,6 +42,27 @@ extension ReleaseReport {
         return entries
     }
 
+    /// A check that failed against a kept version of its protocol which mapped it to criteria
+    /// the current version does not: an entry per such version, holding those failures, for
+    /// the WCAG terms. Emptying a check's `wcag` list after it failed turned 2.5.5 from Partially
+    /// Supports into Supports, and the failure left the OpenACR; a failure counts against the
+    /// criteria of the version it was found against, as a removed check's does.
+    static func entriesAsAnswered(_ checks: [CheckEntry], current hashes: [String: String], _ store: ResultStore) throws -> [CheckEntry] {
+        var entries: [CheckEntry] = []
+        for entry in checks where entry.status == .failed {
+            let current = Set(entry.reference.criteria)
+            let hash = hashes[entry.reference.document.id] ?? entry.reference.document.contentHash
+            let failures = entry.results.filter { $0.standing == .fail && $0.result.protocolHash != hash }
+            for version in Set(failures.map(\.result.protocolHash)).sorted() {
+                guard let kept = try store.keptCheck(named: entry.reference.name, version: version),
+                      !Set(kept.criteria).isSubset(of: current) else { continue }
+                entries.append(CheckEntry(reference: kept, results: failures.filter { $0.result.protocolHash == version }, status: .failed,
+                                          mappedAsAnswered: true))
+            }
+        }
+        return entries
+    }
+
     /// Checks no longer in the protocols that failed, answered against a version the database
     /// does not keep (recorded before checkrun kept protocol texts, merged from a file that did
     /// not keep it, or deleted): which criteria they fail is unknown, so the WCAG terms could

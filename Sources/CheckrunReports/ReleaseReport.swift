@@ -23,6 +23,9 @@ package struct ReleaseReport: Sendable {
         /// A check no longer in the protocols, as the version it was answered against had it:
         /// its results still bear on the criteria that version mapped it to.
         package var isRemoved = false
+        /// The check as a failure was answered against, which mapped it to criteria the
+        /// current version does not (`entriesAsAnswered`): counted against those criteria only.
+        package var mappedAsAnswered = false
     }
 
     package struct CriterionRow: Sendable {
@@ -230,11 +233,12 @@ extension ReleaseReport {
             return ProtocolEntry(id: document.id, title: document.title, status: document.status.rawValue, contentHash: hash,
                                  resultsWithOtherHash: others.count, changedChecks: try changedChecks(document, others.map(\.result.protocolHash), store))
         }
+        let answeredEntries = try entriesAsAnswered(checks, current: hashes, store)
         var report = ReleaseReport(
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
-            criteria: criteria(checks + removedEntries, library), profiles: profiles(checks),
+            criteria: criteria(checks + removedEntries + answeredEntries, library), profiles: profiles(checks),
             chains: chains, shownResultProblems: shownResultProblems + history.shownResultProblems.filter { !shownResultProblems.contains($0) }, history: history)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
         return report
@@ -259,7 +263,9 @@ extension ReleaseReport {
         let mapped = Set(checks.flatMap(\.reference.criteria))
         return WCAGTable.wcag22.criteria.compactMap { criterion -> CriterionRow? in
             guard criterion.level != .aaa || mapped.contains(criterion.number) else { return nil }
-            let relevant = checks.filter { $0.reference.criteria.contains(criterion.number) }
+            // A check once: its current mapping first, then the version a failure was answered against.
+            var named = Set<String>()
+            let relevant = checks.filter { $0.reference.criteria.contains(criterion.number) && named.insert($0.reference.name).inserted }
             let coverage = Coverage(relevant)
             var remarks = [coverage.sentence]
             var inFull = remarks
@@ -282,18 +288,5 @@ extension ReleaseReport {
                 isCoverageGap: coverage.passed + coverage.failed == 0 && coverage.conformance != .notApplicable && criterion.level != .aaa,
                 remarks: (remarks + rest).joined(separator: " "), remarksInFull: (inFull + rest).joined(separator: " "))
         }
-    }
-
-    private static func profiles(_ checks: [CheckEntry]) -> [ProfileRow] {
-        var order: [String] = []
-        var rows: [String: [CheckStatus: Int]] = [:]
-        // Grouped by assistive technology, not by the profile's exact words: "Switch Control"
-        // and "Switch Control, item scanning" are one row.
-        for entry in checks {
-            let profile = entry.reference.check.technology.rawValue
-            if rows[profile] == nil { order.append(profile) }
-            rows[profile, default: [:]][entry.status, default: 0] += 1
-        }
-        return order.map { ProfileRow(profile: $0, counts: rows[$0] ?? [:]) }
     }
 }

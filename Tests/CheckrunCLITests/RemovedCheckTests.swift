@@ -86,3 +86,27 @@ import Testing
         #expect(named.status == 0 && named.stdout.contains("| 1.1.1 Non-text Content | A | Partially Supports |"), "\(named.stderr)")
     }
 }
+
+/// A check's `wcag` list edited after it failed: the failure counts against the criteria of the
+/// version it was found against. Emptying the list turned 2.5.5 from Partially Supports into
+/// Supports, and the failed check left the OpenACR, with `lint` and `verify` content.
+@Suite struct RemappedCheckTests {
+    @Test func aFailureCountsAgainstTheCriteriaOfTheVersionItWasAnsweredAgainst() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let mapped = #"{"id": "demo", "title": "Demo", "status": "ready", "source": "demo.txt", "wcag": [], "checks": [{"id": "a", "profile": "VoiceOver", "task": "do a", "expected": ["x works"], "wcag": ["WCAG"]}, {"id": "b", "profile": "VoiceOver", "task": "do b", "expected": ["z works"], "wcag": ["2.5.5"]}]}"#
+        try folder.write("protocols/demo.json", mapped.replacingOccurrences(of: "\"WCAG\"", with: "\"2.5.5\""))
+        let run = { (arguments: [String]) in try Checkrun.run(arguments + ["--protocols", folder.path("protocols")], in: folder.path) }
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/a", "--expected", "1=fail", "--notes", "x broken"]).status == 0)
+        #expect(try run(["record", "--release", "1", "--build", "1", "--check", "demo/b", "--expected", "1=pass"]).status == 0)
+        // demo/a now maps 1.1.1 instead of 2.5.5.
+        try folder.write("protocols/demo.json", mapped.replacingOccurrences(of: "\"WCAG\"", with: "\"1.1.1\""))
+        let acr = try run(["report", "--release", "1", "--format", "openacr"])
+        #expect(acr.status == 0, "\(acr.stderr)")
+        let criterion = acr.stdout.components(separatedBy: "\"num\": \"2.5.5\"").dropFirst().first?.components(separatedBy: "\"num\":").first ?? ""
+        #expect(criterion.contains("\"level\": \"partially-supports\"") && criterion.contains("demo/a (mapped here by the version it failed against) fails"), "\(criterion)")
+        let markdown = try run(["report", "--release", "1"])
+        #expect(markdown.stdout.contains("| 2.5.5 Target Size (Enhanced) | AAA | Partially Supports |"), "\(markdown.stdout)")
+        #expect(markdown.stdout.contains("| 1.1.1 Non-text Content | A | Does Not Support |"), "the current mapping counts it too")
+    }
+}
