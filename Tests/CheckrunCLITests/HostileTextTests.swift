@@ -125,3 +125,22 @@ import Testing
         #expect(Slug.make("\u{1B}]0;title\u{07}Switch Control") == "switch-control")
     }
 }
+
+/// A note holding a right-to-left override was kept raw in JUnit and OpenACR, which a dashboard
+/// or an ACR viewer shows: the text after it displayed reversed. Every format a person reads
+/// now shows the direction controls as marks.
+@Suite struct DirectionControlTests {
+    @Test func aNoteCannotReorderTheTextOfAReportAPersonReads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = Repository.path("protocols")
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--check", "tiny-target/voice-control-show-numbers",
+                                         "--expected", "1=fail", "--notes", "numbers \u{202E}pass\u{202C} overlap", "--protocols", protocols], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        for format in ["markdown", "html", "csv", "junit", "openacr"] {
+            let report = try Checkrun.run(["report", "--release", "2.4", "--format", format, "--protocols", protocols], in: folder.path)
+            #expect(!report.stdout.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) }, "\(format)")
+            #expect(report.stdout.contains("u{202E}pass") && report.stdout.contains("u{202C} overlap"), "\(format): \(report.stdout.suffix(800))")
+        }
+    }
+}

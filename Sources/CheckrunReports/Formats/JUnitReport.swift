@@ -10,9 +10,11 @@ import CheckrunStore
 /// on a testcase.
 enum JUnitReport {
     /// Every text of the report as XML, with any "[[" broken: Jenkins and GitLab attach the file
-    /// a `[[ATTACHMENT|path]]` line names, and only checkrun's own lines may name one.
+    /// a `[[ATTACHMENT|path]]` line names, and only checkrun's own lines may name one. Control
+    /// characters and the direction controls that reorder text are shown as `\u{…}` marks, as in
+    /// Markdown, HTML and CSV: a dashboard shows the text, and a note must not reorder it.
     static func x(_ text: String) -> String {
-        Escaping.xml(text.replacingOccurrences(of: "[[", with: "[ ["))
+        Escaping.xml(DisplayText.terminalSafe(text, keepingCarriageReturns: true).replacingOccurrences(of: "[[", with: "[ ["))
     }
 
     static func render(_ report: ReleaseReport) -> String {
