@@ -175,7 +175,9 @@ struct WalkRunner {
         } catch let changed as ResultChangedElsewhere {
             throw changed
         } catch {
-            throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
+            let before = (error as? StoreError)?.earlierWritesUncertain == true
+                ? "Answers given before it may not all be saved; check with `checkrun sessions`, then" : "Everything answered before it is saved;"
+            throw CommandFailure("could not save the last answer: \(error). \(before) resume with: \(resumeHint)")
         }
         seen[result.id] = result.payload
     }

@@ -15,9 +15,11 @@ package final class Database: StoreConnection {
     package let path: String
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
-    /// Set once SQLite's companion files were found gone (`requireCompanionsInPlace`): from then
-    /// on this connection writes nothing, not even statistics at close.
-    var stoppedWriting = false
+    /// Why this connection writes nothing more, not even statistics at close: SQLite's companion
+    /// files were found gone (`stopWritingIfCompanionsGone`).
+    var writesStopped: (reason: String, earlierUncertain: Bool)?
+    /// The database file as this connection's last commit left it (`mainFileStamp`).
+    var stampAfterCommit: [Int]?
 
     /// How messages name the database: the path the user gave, even when a scratch copy is open.
     package let name: String
@@ -88,7 +90,7 @@ package final class Database: StoreConnection {
     /// and thirty times as long. Never waits for the lock: statistics are not worth a delay.
     package func optimize() {
         // Only a connection that wrote: a report or an export leaves the file as it found it.
-        guard !isReadOnly, !stoppedWriting, let handle, sqlite3_total_changes(handle) > 0 else { return }
+        guard !isReadOnly, writesStopped == nil, let handle, sqlite3_total_changes(handle) > 0 else { return }
         sqlite3_busy_handler(handle, nil, nil)
         try? execute("PRAGMA analysis_limit = 400")
         try? execute("PRAGMA optimize")
@@ -103,11 +105,15 @@ package final class Database: StoreConnection {
     func reconnect() throws {}
 
     func finish() {
+        _ = stopWritingIfCompanionsGone()
         optimize()
         close()
     }
 
     package func close() {
+        // A connection whose companion files went since its last write must not copy its old
+        // view into the file, nor delete a log that may be another process's, as it closes.
+        _ = stopWritingIfCompanionsGone()
         for statement in statements.values { sqlite3_finalize(statement) }
         statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
@@ -243,22 +249,15 @@ package final class Database: StoreConnection {
         try execute("BEGIN IMMEDIATE")
         do {
             try requireFileInPlace()
+            try requireCompanionsStillInPlace()
             let value = try body()
             try execute("COMMIT")
+            stampAfterCommit = mainFileStamp()
             return value
         } catch {
             try? execute("ROLLBACK")
             throw error
         }
-    }
-
-    /// Refuses to write once the file this connection opened is no longer at its path (deleted,
-    /// moved, or replaced by another file): an answer committed to it would be lost with it,
-    /// and a walk would go on saying "saved". One `stat` per transaction, by SQLite itself.
-    private func requireFileInPlace() throws {
-        var moved: Int32 = 0
-        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
-        throw StoreError("the database file \(name) was deleted, moved or replaced while checkrun had it open, so nothing more can be saved to it. Answers saved before went to the file that was there then; put it back at \(name) and resume, or start again")
     }
 
     /// A long write (a merge) as a series of transactions: `body` calls `boundary` wherever the
@@ -274,14 +273,19 @@ package final class Database: StoreConnection {
         try execute("BEGIN IMMEDIATE")
         do {
             try requireFileInPlace()
+            try requireCompanionsStillInPlace()
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
                 try execute("COMMIT")
+                stampAfterCommit = mainFileStamp()
                 usleep(20_000)
+                try requireCompanionsInPlace()
                 try execute("BEGIN IMMEDIATE")
+                try requireCompanionsStillInPlace()
                 started = Date()
             }
             try execute("COMMIT")
+            stampAfterCommit = mainFileStamp()
             return value
         } catch {
             if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }

@@ -12,6 +12,9 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     /// The server's own words, without the advice around them: a walk waiting for the server
     /// says them in advice of its own.
     package var serverSaid: String?
+    /// Whether answers saved before may not all be kept (SQLite's log deleted under a connection
+    /// after another program wrote the database): a walk must not say they are.
+    package var earlierWritesUncertain = false
 
     package init(_ message: String, code: Int32? = nil, sql: String? = nil, connectionLost: Bool = false) {
         self.message = message
