@@ -1,5 +1,4 @@
 import CheckrunModel
-import CheckrunStore
 
 /// Judging a comparison by the protocols, once they are read: which way each counter of a
 /// check should move between builds, and which set-aside results hold a count over its ceiling.
@@ -44,29 +43,5 @@ extension Comparison {
             directions[target.counter] = target.atLeast != nil ? .moreIsBetter : .fewerIsBetter
         }
         return directions
-    }
-
-    /// A skip or block is no evidence of a fix, in a comparison as in a report: where a build's
-    /// verdict on a device is skipped or blocked and a failure stands behind it (an OS version
-    /// of the device whose latest result that passed or failed, in that build or one before
-    /// it, failed), the build's verdict is fail. Before, pass, then fail and a skip, read
-    /// "changed" and passed `--fail-on-regression` while the report counted the failure.
-    /// One query per build holding such a verdict; builds without skips or blocks pay nothing.
-    static func markFailuresBehindSetAside(_ checks: inout [CheckComparison], _ store: ResultStore,
-                                           _ scopes: [ResultStore.BuildScope], _ threshold: Double) throws {
-        var standing: [Int: Set<TestedOn.Place>] = [:]
-        for index in checks.indices {
-            var marked = false
-            for build in checks[index].builds.indices {
-                guard let verdict = checks[index].builds[build]?.verdict, verdict == .skipped || verdict == .blocked else { continue }
-                if standing[build] == nil {
-                    standing[build] = try store.devicesWithStandingFailures(release: scopes[build].release, through: scopes[build].build)
-                }
-                guard standing[build]?.contains(TestedOn.Place(check: checks[index].check, device: checks[index].device, osVersion: "")) == true else { continue }
-                checks[index].builds[build]?.verdict = .fail
-                marked = true
-            }
-            if marked { checks[index].changes = changes(checks[index].builds, threshold) }
-        }
     }
 }

@@ -106,6 +106,8 @@ extension Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
         var devices: [String: DeviceFigures] = [:]
+        // Per build: the devices whose failure a skip or block there stands in front of.
+        var standingFailures: [Int: Set<TestedOn.Place>] = [:]
 
         func flush() throws {
             guard let name = currentCheck else { return }
@@ -127,7 +129,16 @@ extension Comparison {
                 last = (hash, number)
                 return number
             }
-            for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
+            for (device, found) in devices.sorted(by: { $0.key < $1.key }) {
+                var gathered = found
+                for index in scopes.indices where gathered.holdsSetAside(in: index) {
+                    if standingFailures[index] == nil {
+                        standingFailures[index] = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build)
+                    }
+                    if standingFailures[index]?.contains(TestedOn.Place(check: name, device: device, osVersion: "")) == true {
+                        gathered.countSetAsideAsFailed(in: index)
+                    }
+                }
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.standing(in: index) else { return nil }
                     var verdict = newest.verdict, setAside = newest.setAsideCounts
@@ -156,7 +167,6 @@ extension Comparison {
             devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
-        try markFailuresBehindSetAside(&checks, store, scopes, threshold)
         let problems = try markNotApplicable(&checks, store, threshold)
         var comparison = Comparison(scopes: scopes, threshold: threshold, checks: checks)
         comparison.shownResultProblems = problems
@@ -178,48 +188,6 @@ extension Comparison {
             checks[check].changes = changes(checks[check].builds, threshold)
         }
         return problems
-    }
-
-    /// One check's results on one device, gathered build by build.
-    ///
-    /// Builds are compared per device, whatever OS version each was tested on (testers update
-    /// their phones between builds, and a time or verdict compared across that is still the
-    /// app's). Within one build, though, each OS version has its own latest result, as in a
-    /// report: the build's verdict on the device is a failure on any of them, never hidden by a
-    /// pass answered later on another.
-    private struct DeviceFigures {
-        typealias Latest = (verdict: Verdict, hash: String, at: Double, row: Int64, setAsideCounts: [String: Int])
-        var times: [[Double]]
-        var counters: [[String: [Double]]]
-        /// Per build, the latest result on each OS version.
-        var latestOnOS: [[String: Latest]]
-        var counts: [Int]
-
-        init(scopes: Int) {
-            times = Array(repeating: [], count: scopes)
-            counters = Array(repeating: [:], count: scopes)
-            latestOnOS = Array(repeating: [:], count: scopes)
-            counts = Array(repeating: 0, count: scopes)
-        }
-
-        mutating func add(_ row: ResultStore.TimingRow) {
-            counts[row.scope] += 1
-            if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
-            for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
-            // The attempt answered last is the latest, as in a report (amendments aside).
-            if (latestOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
-                let setAside = row.verdict == .skipped || row.verdict == .blocked
-                latestOnOS[row.scope][row.osVersion] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
-            }
-        }
-
-        /// The result that stands for the device in a build: the newest failure among the OS
-        /// versions' latest results, else the newest set aside holding counts (judged against
-        /// their ceilings by the caller), else the newest.
-        func standing(in scope: Int) -> Latest? {
-            let latest = latestOnOS[scope].values.sorted { $0.at > $1.at }
-            return latest.first { $0.verdict == .fail } ?? latest.first { !$0.setAsideCounts.isEmpty } ?? latest.first
-        }
     }
 
     /// Changes between each build and the previous one.

@@ -13,8 +13,9 @@ import Testing
         try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path)
     }
 
-    func record(_ folder: TemporaryFolder, build: String, _ answer: [String]) throws {
-        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15"] + answer, in: folder)
+    func record(_ folder: TemporaryFolder, build: String, os: String? = nil, _ answer: [String]) throws {
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", build, "--check", check, "--device", "iPhone 15"]
+                                    + (os.map { ["--os", $0] } ?? []) + answer, in: folder)
         #expect(recorded.status == 0, "\(recorded.stderr)")
     }
 
@@ -36,5 +37,20 @@ import Testing
         try record(folder, build: "314", ["--verdict", "skipped"])
         let fixed = try checkrun(["compare", "--release", "2.4", "--builds", "310,314", "--fail-on-regression"], in: folder)
         #expect(fixed.status == 0 && fixed.stdout.contains("skipped"), "\(fixed.stdout)")
+    }
+
+    /// The skip on 17.5, with a pass answered later on 18.2 of the same device: the comparison
+    /// took the newest result of the device, the pass, and never saw the skip in front of the
+    /// failure; the report of the build failed.
+    @Test func aPassOnAnotherOSVersionDoesNotHideTheFailureBehindASkip() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", os: "17.5", ["--expected", "1=pass"])
+        try record(folder, build: "311", os: "17.5", ["--expected", "1=fail", "--notes", "numbers overlap"])
+        try record(folder, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=pass"])
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3 && compared.stdout.contains("310 → 311: REGRESSION (verdict pass → fail)"), "\(compared.stdout)")
+        #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 3)
     }
 }

@@ -1,0 +1,61 @@
+import CheckrunModel
+import CheckrunStore
+
+extension Comparison {
+    /// One check's results on one device, gathered build by build.
+    ///
+    /// Builds are compared per device, whatever OS version each was tested on (testers update
+    /// their phones between builds, and a time or verdict compared across that is still the
+    /// app's). Within one build, though, each OS version has its own latest result, as in a
+    /// report: the build's verdict on the device is a failure on any of them, never hidden by a
+    /// pass answered later on another.
+    struct DeviceFigures {
+        typealias Latest = (verdict: Verdict, hash: String, at: Double, row: Int64, setAsideCounts: [String: Int])
+        var times: [[Double]]
+        var counters: [[String: [Double]]]
+        /// Per build, the latest result on each OS version.
+        var latestOnOS: [[String: Latest]]
+        var counts: [Int]
+
+        init(scopes: Int) {
+            times = Array(repeating: [], count: scopes)
+            counters = Array(repeating: [:], count: scopes)
+            latestOnOS = Array(repeating: [:], count: scopes)
+            counts = Array(repeating: 0, count: scopes)
+        }
+
+        mutating func add(_ row: ResultStore.TimingRow) {
+            counts[row.scope] += 1
+            if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
+            for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
+            // The attempt answered last is the latest, as in a report (amendments aside).
+            if (latestOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
+                let setAside = row.verdict == .skipped || row.verdict == .blocked
+                latestOnOS[row.scope][row.osVersion] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
+            }
+        }
+
+        /// Whether an OS version's latest result in the build is skipped or blocked.
+        func holdsSetAside(in scope: Int) -> Bool {
+            latestOnOS[scope].values.contains { $0.verdict == .skipped || $0.verdict == .blocked }
+        }
+
+        /// A skip or block is no evidence of a fix, in a comparison as in a report: where a
+        /// failure of the device stands behind it (`ResultStore.devicesWithStandingFailures`),
+        /// that OS version's latest result counts as failed, whichever was answered last on the
+        /// others. Before, pass, then fail and a skip, read "changed" and passed the gate.
+        mutating func countSetAsideAsFailed(in scope: Int) {
+            latestOnOS[scope] = latestOnOS[scope].mapValues { latest in
+                latest.verdict == .skipped || latest.verdict == .blocked ? (.fail, latest.hash, latest.at, latest.row, [:]) : latest
+            }
+        }
+
+        /// The result that stands for the device in a build: the newest failure among the OS
+        /// versions' latest results, else the newest set aside holding counts (judged against
+        /// their ceilings by the caller), else the newest.
+        func standing(in scope: Int) -> Latest? {
+            let latest = latestOnOS[scope].values.sorted { $0.at > $1.at }
+            return latest.first { $0.verdict == .fail } ?? latest.first { !$0.setAsideCounts.isEmpty } ?? latest.first
+        }
+    }
+}
