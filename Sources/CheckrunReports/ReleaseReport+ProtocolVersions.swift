@@ -52,11 +52,13 @@ extension ReleaseReport {
         for entry in checks where entry.status == .failed {
             let current = Set(entry.reference.criteria)
             let hash = hashes[entry.reference.document.id] ?? entry.reference.document.contentHash
-            let failures = entry.results.filter { $0.standing == .fail && $0.result.protocolHash != hash }
-            for version in Set(failures.map(\.result.protocolHash)).sorted() {
+            // A skip or block standing for an earlier failure counts by the failure's version.
+            let answered = { (reported: ReportedResult) in reported.failedEarlier?.protocolHash ?? reported.result.protocolHash }
+            let failures = entry.results.filter { $0.standing == .fail && answered($0) != hash }
+            for version in Set(failures.map(answered)).sorted() {
                 guard let kept = try store.keptCheck(named: entry.reference.name, version: version),
                       !Set(kept.criteria).isSubset(of: current) else { continue }
-                entries.append(CheckEntry(reference: kept, results: failures.filter { $0.result.protocolHash == version }, status: .failed,
+                entries.append(CheckEntry(reference: kept, results: failures.filter { answered($0) == version }, status: .failed,
                                           mappedAsAnswered: true))
             }
         }

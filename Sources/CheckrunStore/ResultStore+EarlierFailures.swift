@@ -79,7 +79,8 @@ extension ResultStore {
             let elsewhere = TestedOn.name(device: shown.device, osVersion: failure.osVersion)
             latest[position].failedEarlier = ReportedResult.EarlierFailure(
                 build: failure.build, attempt: failure.result.attempt, notes: failure.result.notes, isThisResult: failure.result.id == shown.result.id,
-                elsewhere: failure.osVersion == shown.osVersion ? nil : elsewhere.isEmpty ? "an unnamed device" : elsewhere)
+                elsewhere: failure.osVersion == shown.osVersion ? nil : elsewhere.isEmpty ? "an unnamed device" : elsewhere,
+                protocolHash: failure.result.protocolHash)
         }
     }
 

@@ -53,13 +53,17 @@ package struct ReportedResult: Sendable, Equatable {
         /// Where it failed, when that is another OS version of the device than the shown
         /// result's (see `noteEarlierFailures`); nil on the same one.
         package var elsewhere: String?
+        /// The protocol version the failure was answered against: its WCAG criteria are the
+        /// ones the failure counts against (see `ReleaseReport.entriesAsAnswered`).
+        package var protocolHash: String?
 
-        package init(build: String, attempt: Int, notes: String?, isThisResult: Bool = false, elsewhere: String? = nil) {
+        package init(build: String, attempt: Int, notes: String?, isThisResult: Bool = false, elsewhere: String? = nil, protocolHash: String? = nil) {
             self.build = build
             self.attempt = attempt
             self.notes = notes
             self.isThisResult = isThisResult
             self.elsewhere = elsewhere
+            self.protocolHash = protocolHash
         }
     }
 
