@@ -60,8 +60,8 @@ import Testing
         "UPDATE stopwatch_events SET typed_seconds = 5",
         "UPDATE records SET result_id = '01234567-89AB-7DEF-8123-456789ABCDEF' WHERE sequence = 1",
         "UPDATE records SET payload = replace(payload, 'corrig\u{E9}', 'changed') WHERE sequence = 2",
-        // The first record, which the amendment supersedes: a server hashes it itself and
-        // sends only its opening unless the hash is wrong (`groupRecordsHashedOnServer`).
+        // The first record, which the amendment supersedes: no longer the result's latest, it
+        // is checked by its hash and link alone.
         "UPDATE records SET payload = replace(payload, '\"once\"', '\"twice\"') WHERE sequence = 1",
         "UPDATE records SET hash = previous_hash WHERE sequence = 1",
         "UPDATE records SET previous_hash = hash WHERE sequence = 1",

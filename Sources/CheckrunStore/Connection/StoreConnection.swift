@@ -14,10 +14,6 @@ protocol StoreConnection: AnyObject {
     /// How messages name the database: a path, or a server address without its password.
     var name: String { get }
     var engine: StoreEngine { get }
-    /// Whether the engine hashes a record's content itself (a server with SHA-256 in SQL), so a
-    /// verification need not fetch the text of a record that a later one of its result
-    /// supersedes: only that record's hash and its result id matter (`groupRecords`).
-    var hashesRecords: Bool { get }
 
     /// Runs SQL text that may hold several statements and takes no parameters (schema).
     func execute(_ sql: String) throws

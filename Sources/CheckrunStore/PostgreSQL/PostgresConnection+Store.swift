@@ -11,8 +11,6 @@ import Foundation
 /// There is no serialization failure to retry, and no Swift work is run twice.
 extension PostgresConnection: StoreConnection {
     var engine: StoreEngine { .postgresql }
-    /// `sha256()` is in PostgreSQL 11 and later.
-    var hashesRecords: Bool { serverVersion >= 110_000 }
 
     /// The key of the writers' lock: "checkrun" in ASCII, so other programs' keys do not collide.
     static let writeLockKey = 0x63_68_65_63_6B_72_75_6E

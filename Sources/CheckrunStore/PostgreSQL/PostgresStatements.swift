@@ -36,34 +36,11 @@ enum PostgresStatements {
             SELECT * FROM results x WHERE x.session_id = ids.value ORDER BY x.check_name, x.attempt) r
         """
 
-    /// `ResultStore.groupRecords`: one session at a time, for the same reason. For a server
-    /// before PostgreSQL 11, which has no SHA-256 in SQL.
+    /// `ResultStore.groupRecords`: one session at a time, for the same reason.
     static let groupRecords = """
-        SELECT r.session_id, r.sequence, r.result_id, r.kind, r.reason, r.payload, r.previous_hash, r.hash, NULL
+        SELECT r.session_id, r.sequence, r.result_id, r.kind, r.reason, r.payload, r.previous_hash, r.hash
         FROM json_each(?1) ids CROSS JOIN LATERAL (
             SELECT * FROM records x WHERE x.session_id = ids.value ORDER BY x.sequence) r
-        """
-
-    /// `groupRecords`, with the server hashing each record that a later record of its result
-    /// supersedes and that lists no attachments: of such a record a verification needs only
-    /// that its hash is right, its link and the result id its text opens with. So where the
-    /// hash is right the server sends the text's first 48 characters (the opening up to the
-    /// id's closing quote) and true in the last column; every other record comes whole, with
-    /// NULL or false there, and is hashed and judged by checkrun as before. A walk saves a
-    /// record at every answer, so most of a store's records are superseded ones: a report
-    /// then reads about one record's text per result instead of every record's.
-    /// The functions are named in `pg_catalog`, so no function of the same name elsewhere on
-    /// the search path stands in for them.
-    static let groupRecordsHashedOnServer = """
-        SELECT r.session_id, r.sequence, r.result_id, r.kind, r.reason,
-            CASE WHEN r.intact THEN pg_catalog.left(r.payload, 48) ELSE r.payload END, r.previous_hash, r.hash, r.intact
-        FROM json_each(?1) ids CROSS JOIN LATERAL (
-            SELECT y.*, CASE WHEN y.newest OR pg_catalog.strpos(y.payload, E'\\n  "attachments": [') > 0 THEN NULL
-                ELSE y.reason IS NULL AND y.hash = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(
-                    y.previous_hash || E'\\n' || y.sequence || E'\\n' || y.kind || E'\\n""\\n' || y.payload, 'UTF8')), 'hex') END AS intact
-            FROM (SELECT x.*, x.sequence = max(x.sequence) OVER (PARTITION BY x.result_id) AS newest
-                  FROM records x WHERE x.session_id = ids.value) y
-            ORDER BY y.sequence) r
         """
 
     /// A result's parts removed in one statement (SQLite runs one DELETE per table).

@@ -8,8 +8,6 @@ private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: 
 /// and errors that carry SQLite's message. Not shared between threads.
 package final class Database: StoreConnection {
     var engine: StoreEngine { .sqlite }
-    /// SQLite reads each record in place, in this process: hashing it here costs what hashing it in SQL would.
-    var hashesRecords: Bool { false }
 
     private(set) var handle: OpaquePointer?
     package let path: String

@@ -34,16 +34,11 @@ struct ChainCheck {
         var payload: UnsafeRawBufferPointer
         var previousHash: UnsafeRawBufferPointer
         var hash: UnsafeRawBufferPointer
-        /// The server found the hash right for the record's content and sent only the opening
-        /// of its text, since a later record of its result supersedes it and it lists no
-        /// attachments: nothing here reads more of it than the result id it holds.
-        var hashedOnServer = false
     }
 
     mutating func add(_ record: RecordInPlace) {
         count += 1
-        if !record.hashedOnServer,
-           !Record.hashMatches(sequence: record.sequence, kind: record.kind, reason: record.reason, payload: record.payload,
+        if !Record.hashMatches(sequence: record.sequence, kind: record.kind, reason: record.reason, payload: record.payload,
                                previousHash: record.previousHash, storedHash: record.hash) {
             problem(record.sequence, "\(Self.checkName(record.payload)): its content was changed after it was recorded")
         }
@@ -61,15 +56,12 @@ struct ChainCheck {
         expectedSequence = record.sequence
         expectedHash.removeAll(keepingCapacity: true)
         expectedHash.append(contentsOf: record.hash)
-        if record.kind == .amend {
-            amendments[record.resultID] = ((amendments[record.resultID]?.count ?? 0) + 1, record.reason)
-        }
-        // Only a result's latest record is compared with the tables (each record noted replaces
-        // the one before), and the server sends every result's latest whole.
-        guard !record.hashedOnServer else { return }
         tables.note(record.resultID, sequence: record.sequence, payload: record.payload)
         if Self.listsAttachments(record.payload) {
             noteAttachments(String(decoding: record.payload, as: UTF8.self), sequence: record.sequence)
+        }
+        if record.kind == .amend {
+            amendments[record.resultID] = ((amendments[record.resultID]?.count ?? 0) + 1, record.reason)
         }
     }
 

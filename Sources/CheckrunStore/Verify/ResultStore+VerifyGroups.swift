@@ -74,9 +74,7 @@ extension ResultStore {
         func check(_ session: Session) -> ChainCheck {
             ChainCheck(session: session, tables: tables[session.id] ?? SessionTables([], []))
         }
-        let statement = database.engine == .sqlite ? Self.groupRecords
-            : database.hashesRecords ? PostgresStatements.groupRecordsHashedOnServer : PostgresStatements.groupRecords
-        try database.forEach(statement, list) { row in
+        try database.forEach(database.engine == .sqlite ? Self.groupRecords : PostgresStatements.groupRecords, list) { row in
             if current.map({ !row.hasText(0, equalTo: $0.session.id.storageText) }) ?? true {
                 if let done = current { chains[done.session.id] = done }
                 current = row.string(0).flatMap(UUID.init(text:)).flatMap { sessions[$0] }.map(check)
@@ -89,14 +87,13 @@ extension ResultStore {
                 return
             }
             if !row.isStorageID(2) { report.problems.append(Self.idProblem(session, row.int(1), "the record's result id", row.string(2))) }
-            let record = (sequence: row.int(1) ?? 0, reason: row.string(4), superseded: row.hasText(8, equalTo: "t"))
+            let record = (sequence: row.int(1) ?? 0, reason: row.string(4))
             // NULL where checkrun always writes text reads as empty text, which no hash matches.
             row.withTextOrEmpty(5) { payload in
                 row.withTextOrEmpty(6) { previousHash in
                     row.withTextOrEmpty(7) { hash in
                         current?.add(ChainCheck.RecordInPlace(sequence: record.sequence, resultID: resultID, kind: kind, reason: record.reason,
-                                                              payload: payload, previousHash: previousHash, hash: hash,
-                                                              hashedOnServer: record.superseded))
+                                                              payload: payload, previousHash: previousHash, hash: hash))
                     }
                 }
             }
@@ -113,11 +110,9 @@ extension ResultStore {
         WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id, r.check_name, r.attempt
         """
 
-    /// A group's records, each session's together and in sequence. The last column is true
-    /// where the engine checked the record's hash itself and sent only the opening of its text
-    /// (`PostgresStatements.groupRecordsHashedOnServer`); SQLite reads every record whole.
+    /// A group's records, each session's together and in sequence.
     static let groupRecords = """
-        SELECT session_id, sequence, result_id, kind, reason, payload, previous_hash, hash, NULL FROM records
+        SELECT session_id, sequence, result_id, kind, reason, payload, previous_hash, hash FROM records
         WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
         """
 
