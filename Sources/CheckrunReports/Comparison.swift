@@ -106,8 +106,7 @@ extension Comparison {
         var checks: [CheckComparison] = []
         var currentCheck: String?
         var devices: [String: DeviceFigures] = [:]
-        // Per build: the devices whose failure a skip or block there stands in front of.
-        var standingFailures: [Int: Set<TestedOn.Place>] = [:]
+        var standingFailures: [Int: Set<TestedOn.Place>] = [:]  // per build, see `countFailuresBehindSetAside`
 
         func flush() throws {
             guard let name = currentCheck else { return }
@@ -129,16 +128,8 @@ extension Comparison {
                 last = (hash, number)
                 return number
             }
-            for (device, found) in devices.sorted(by: { $0.key < $1.key }) {
-                var gathered = found
-                for index in scopes.indices where gathered.holdsSetAside(in: index) {
-                    if standingFailures[index] == nil {
-                        standingFailures[index] = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build)
-                    }
-                    if standingFailures[index]?.contains(TestedOn.Place(check: name, device: device, osVersion: "")) == true {
-                        gathered.countSetAsideAsFailed(in: index)
-                    }
-                }
+            for device in devices.keys { try devices[device]?.countFailuresBehindSetAside(TestedOn.Place(check: name, device: device, osVersion: ""), scopes, store, &standingFailures) }
+            for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.standing(in: index) else { return nil }
                     var verdict = newest.verdict, setAside = newest.setAsideCounts

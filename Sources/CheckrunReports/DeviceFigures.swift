@@ -35,18 +35,20 @@ extension Comparison {
             }
         }
 
-        /// Whether an OS version's latest result in the build is skipped or blocked.
-        func holdsSetAside(in scope: Int) -> Bool {
-            latestOnOS[scope].values.contains { $0.verdict == .skipped || $0.verdict == .blocked }
-        }
-
-        /// A skip or block is no evidence of a fix, in a comparison as in a report: where a
-        /// failure of the device stands behind it (`ResultStore.devicesWithStandingFailures`),
-        /// that OS version's latest result counts as failed, whichever was answered last on the
-        /// others. Before, pass, then fail and a skip, read "changed" and passed the gate.
-        mutating func countSetAsideAsFailed(in scope: Int) {
-            latestOnOS[scope] = latestOnOS[scope].mapValues { latest in
-                latest.verdict == .skipped || latest.verdict == .blocked ? (.fail, latest.hash, latest.at, latest.row, [:]) : latest
+        /// A skip or block is no evidence of a fix, in a comparison as in a report: in each build
+        /// where a failure of the device (`place`, without an OS version) stands behind it
+        /// (`ResultStore.devicesWithStandingFailures`, asked once per build and kept in
+        /// `standing`), the OS version's latest result counts as failed, whichever was answered
+        /// last on the others. Before, pass, then fail and a skip, read "changed" and passed the gate.
+        mutating func countFailuresBehindSetAside(_ place: TestedOn.Place, _ scopes: [ResultStore.BuildScope], _ store: ResultStore,
+                                                  _ standing: inout [Int: Set<TestedOn.Place>]) throws {
+            let setAside = { (latest: Latest) in latest.verdict == .skipped || latest.verdict == .blocked }
+            for index in scopes.indices where latestOnOS[index].values.contains(where: setAside) {
+                if standing[index] == nil {
+                    standing[index] = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build)
+                }
+                guard standing[index]?.contains(place) == true else { continue }
+                latestOnOS[index] = latestOnOS[index].mapValues { setAside($0) ? (.fail, $0.hash, $0.at, $0.row, [:]) : $0 }
             }
         }
 
