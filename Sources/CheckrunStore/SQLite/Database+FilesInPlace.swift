@@ -18,21 +18,46 @@ extension Database {
         static let index = CompanionsGone(rawValue: 2)
     }
 
-    /// The database file's name and its companions', as bytes: a path need not be UTF-8.
+    /// The database file's name and its companions', as bytes (a path need not be UTF-8),
+    /// resolved once: a file moved from its name is `requireFileInPlace`'s to find.
     private func fileNames() -> (main: [UInt8], log: [UInt8], index: [UInt8])? {
+        if let names = files.names { return names }
         guard let handle, let main = sqlite3_db_filename(handle, "main"), main.pointee != 0, let resolved = realpath(main, nil) else { return nil }
         defer { free(resolved) }
         let base = Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
-        return (base, base + Array("-wal".utf8), base + Array("-shm".utf8))
+        files.names = (base, base + Array("-wal".utf8), base + Array("-shm".utf8))
+        return files.names
     }
 
     /// Which companion files this process has open under the database's names while the names
-    /// no longer hold them; empty when both are in place (or /proc cannot be read).
+    /// no longer hold them; empty when both are in place (or /proc cannot be read). Checked
+    /// through the descriptors found before, four system calls, and by a scan of /proc only
+    /// when they are not known yet or no longer hold those files: a scan at every answer
+    /// doubled a commit's time.
     func companionsGone() -> CompanionsGone {
-        guard let names = fileNames(), let folder = opendir("/proc/self/fd") else { return [] }
+        guard let names = fileNames() else { return [] }
+        if files.open.count == 2, let gone = goneByKnownDescriptors(names) { return gone }
+        return scanForCompanions(names)
+    }
+
+    /// Nil when a descriptor found before holds another file now (closed, and its number reused).
+    private func goneByKnownDescriptors(_ names: (main: [UInt8], log: [UInt8], index: [UInt8])) -> CompanionsGone? {
+        var gone: CompanionsGone = []
+        for known in files.open {
+            var open = stat(), there = stat()
+            guard fstat(known.descriptor, &open) == 0, UInt64(open.st_dev) == known.device, UInt64(open.st_ino) == known.inode else { return nil }
+            let found = Self.status(of: known.kind == .log ? names.log : names.index, &there) ?? false
+            if open.st_nlink == 0 || !found || there.st_ino != open.st_ino || there.st_dev != open.st_dev { gone.insert(known.kind) }
+        }
+        return gone
+    }
+
+    private func scanForCompanions(_ names: (main: [UInt8], log: [UInt8], index: [UInt8])) -> CompanionsGone {
+        guard let folder = opendir("/proc/self/fd") else { return [] }
         defer { closedir(folder) }
         let deleted = Array(" (deleted)".utf8)
         var gone: CompanionsGone = []
+        files.open = []
         var target = [CChar](repeating: 0, count: 4097)
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -40,8 +65,13 @@ extension Database {
             let length = readlink("/proc/self/fd/\(descriptor)", &target, 4096)
             guard length > 0 else { continue }
             let opened = target[0..<length].map { UInt8(bitPattern: $0) }
-            for (companion, kind) in [(names.log, CompanionsGone.log), (names.index, CompanionsGone.index)] {
-                if opened == companion + deleted || (opened == companion && !Self.holds(companion, descriptor)) { gone.insert(kind) }
+            for (companion, kind) in [(names.log, CompanionsGone.log), (names.index, CompanionsGone.index)]
+            where opened == companion || opened == companion + deleted {
+                var open = stat()
+                if fstat(descriptor, &open) == 0, !files.open.contains(where: { $0.kind == kind }) {
+                    files.open.append((kind, descriptor, UInt64(open.st_dev), UInt64(open.st_ino)))
+                }
+                if opened == companion + deleted || !Self.holds(companion, descriptor) { gone.insert(kind) }
             }
         }
         return gone
@@ -72,7 +102,7 @@ extension Database {
     func requireCompanionsInPlace() throws {
         guard let reason = stopWritingIfCompanionsGone() else { return }
         var error = StoreError(reason)
-        error.earlierWritesUncertain = writesStopped?.earlierUncertain ?? false
+        error.earlierWritesUncertain = files.writesStopped?.earlierUncertain ?? false
         throw error
     }
 
@@ -84,7 +114,7 @@ extension Database {
     /// since this connection's last commit or began a log with changes of their own (a copy
     /// through an old index would then write over theirs); the words say which happened.
     func stopWritingIfCompanionsGone() -> String? {
-        if let stopped = writesStopped { return stopped.reason }
+        if let stopped = files.writesStopped { return stopped.reason }
         guard !isReadOnly, let handle else { return nil }
         var keep: Int32 = 1
         var moved: Int32 = 0
@@ -102,15 +132,15 @@ extension Database {
         var uncertain = false
         if !gone.contains(.log) {
             reason = "the file \(name)-shm, SQLite's index of the database's recent changes, was deleted or replaced \(stopped): saving on could overwrite what another program saves. Everything saved before is in the database's log; resume to go on"
-        } else if stampAfterCommit == nil {
+        } else if files.stampAfterCommit == nil {
             reason = "the file \(name)-wal, SQLite's log of the database's recent changes, was deleted \(stopped); resume to go on"
-        } else if stampAfterCommit == mainFileStamp(), !logAtNameHoldsChanges(), sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_FULL, nil, nil) == SQLITE_OK {
+        } else if files.stampAfterCommit == mainFileStamp(), !logAtNameHoldsChanges(), sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_FULL, nil, nil) == SQLITE_OK {
             reason = "the file \(name)-wal, SQLite's log of the database's recent changes, was deleted \(stopped). What was saved before has been copied into the database; resume to go on"
         } else {
             reason = "the file \(name)-wal, SQLite's log of the database's recent changes, was deleted \(stopped), and another program has written the database since, so what was saved since the last copy into it may be lost: check with `checkrun sessions` what is there, and resume"
             uncertain = true
         }
-        writesStopped = (reason, uncertain)
+        files.writesStopped = (reason, uncertain)
         return reason
     }
 
@@ -137,4 +167,17 @@ extension Database {
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
         throw StoreError("the database file \(name) was deleted, moved or replaced while checkrun had it open, so nothing more can be saved to it. Answers saved before went to the file that was there then; put it back at \(name) and resume, or start again")
     }
+}
+
+/// What a connection keeps to tell whether SQLite's files are still where it opened them.
+struct FilesInPlace {
+    /// Why this connection writes nothing more, not even statistics at close: SQLite's
+    /// companion files were found gone (`Database.stopWritingIfCompanionsGone`).
+    var writesStopped: (reason: String, earlierUncertain: Bool)?
+    /// The database file as this connection's last commit left it (`Database.mainFileStamp`).
+    var stampAfterCommit: [Int]?
+    /// The database file's name and its companions', resolved once.
+    var names: (main: [UInt8], log: [UInt8], index: [UInt8])?
+    /// The companion files as found open: which one, its descriptor, device and inode.
+    var open: [(kind: Database.CompanionsGone, descriptor: Int32, device: UInt64, inode: UInt64)] = []
 }

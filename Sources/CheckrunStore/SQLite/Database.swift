@@ -13,11 +13,8 @@ package final class Database: StoreConnection {
     package let path: String
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
-    /// Why this connection writes nothing more, not even statistics at close: SQLite's companion
-    /// files were found gone (`stopWritingIfCompanionsGone`).
-    var writesStopped: (reason: String, earlierUncertain: Bool)?
-    /// The database file as this connection's last commit left it (`mainFileStamp`).
-    var stampAfterCommit: [Int]?
+    /// Whether SQLite's files are where this connection opened them (`Database+FilesInPlace`).
+    var files = FilesInPlace()
 
     /// How messages name the database: the path the user gave, even when a scratch copy is open.
     package let name: String
@@ -88,7 +85,7 @@ package final class Database: StoreConnection {
     /// and thirty times as long. Never waits for the lock: statistics are not worth a delay.
     package func optimize() {
         // Only a connection that wrote: a report or an export leaves the file as it found it.
-        guard !isReadOnly, writesStopped == nil, let handle, sqlite3_total_changes(handle) > 0 else { return }
+        guard !isReadOnly, files.writesStopped == nil, let handle, sqlite3_total_changes(handle) > 0 else { return }
         sqlite3_busy_handler(handle, nil, nil)
         try? execute("PRAGMA analysis_limit = 400")
         try? execute("PRAGMA optimize")
@@ -250,7 +247,7 @@ package final class Database: StoreConnection {
             try requireCompanionsStillInPlace()
             let value = try body()
             try execute("COMMIT")
-            stampAfterCommit = mainFileStamp()
+            files.stampAfterCommit = mainFileStamp()
             return value
         } catch {
             try? execute("ROLLBACK")
@@ -275,7 +272,7 @@ package final class Database: StoreConnection {
             let value = try body {
                 guard Date().timeIntervalSince(started) >= interval else { return }
                 try execute("COMMIT")
-                stampAfterCommit = mainFileStamp()
+                files.stampAfterCommit = mainFileStamp()
                 usleep(20_000)
                 try requireCompanionsInPlace()
                 try execute("BEGIN IMMEDIATE")
@@ -283,7 +280,7 @@ package final class Database: StoreConnection {
                 started = Date()
             }
             try execute("COMMIT")
-            stampAfterCommit = mainFileStamp()
+            files.stampAfterCommit = mainFileStamp()
             return value
         } catch {
             if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
