@@ -10,7 +10,7 @@ package enum DisplayText {
             case 0x09: result += " "
             case 0x0A: result += " / "
             case _ where isMarked(scalar):
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                result += mark(scalar)
             default:
                 result.unicodeScalars.append(scalar)
             }
@@ -31,7 +31,7 @@ package enum DisplayText {
             switch scalar.value {
             case _ where kept(scalar.value): result.unicodeScalars.append(scalar)
             case _ where isMarked(scalar):
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                result += mark(scalar)
             default:
                 result.unicodeScalars.append(scalar)
             }
@@ -45,14 +45,35 @@ package enum DisplayText {
         !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || isMarkLead($0) }
     }
 
+    /// Text for a data format a person reads whose own escapes keep every other character
+    /// (OpenACR's YAML): only the direction controls that reorder text are shown as marks.
+    package static func markingDirectionControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isDirectionControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isDirectionControl(scalar) { result += mark(scalar) } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
+    /// The visible `\u{…}` mark shown in place of a character.
+    private static func mark(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+    }
+
+    /// The direction controls that reorder the text after them: embeddings, overrides, isolates.
+    static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
     /// What is shown as a `\u{…}` mark: control characters (C0, DEL, C1), line and paragraph
     /// separators, and the direction controls that reorder text (embeddings, overrides,
     /// isolates). The left-to-right, right-to-left and Arabic letter marks are left as they
     /// are: they belong to correct Hebrew and Arabic text and move nothing across them.
     static func isMarked(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+        case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029: true
+        default: isDirectionControl(scalar)
         }
     }
 

@@ -80,7 +80,7 @@ enum YAMLWriter {
     /// `\u{…}` marks first, as in the other formats a person reads: a remark is pasted into a
     /// VPAT, and a note must not reorder it there. Every other character is kept, escaped.
     static func quoted(_ text: String) -> String {
-        let json = JSONWriter.quoted(withDirectionControlsMarked(text))
+        let json = JSONWriter.quoted(DisplayText.markingDirectionControls(text))
         guard json.unicodeScalars.contains(where: isUnsafeInYAML) else { return json }
         var escaped = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
@@ -92,19 +92,6 @@ enum YAMLWriter {
             escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
         }
         return String(escaped)
-    }
-
-    private static func withDirectionControlsMarked(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isDirectionControl) else { return text }
-        var marked = ""
-        for scalar in text.unicodeScalars {
-            if isDirectionControl(scalar) { marked += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" } else { marked.unicodeScalars.append(scalar) }
-        }
-        return marked
-    }
-
-    private static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
-        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     private static func isUnsafeInYAML(_ scalar: Unicode.Scalar) -> Bool {
