@@ -50,8 +50,7 @@ struct CompareCommand: CheckrunCommand {
         let store = try context.openStore(.readOnly)
         let scopes = try resolveScopes(arguments, store, warn: context.warn)
         let library = try context.loadProtocols(orStoredIn: store)
-        // Every build up to each compared one: a skip reads as the failure before it (`markFailuresBehindSetAside`).
-        let verification = CitedEvidence.start(try Set(scopes.flatMap { try store.sessionIDs(release: $0.release, through: $0.build) }).sorted { $0.storageText < $1.storageText }, release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
+        let verification = CitedEvidence.start(try store.sessionIDs(through: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
         var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)))
         comparison.judge(by: library)
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context, shown: comparison.shownResultProblems)

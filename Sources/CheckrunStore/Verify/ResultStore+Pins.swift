@@ -13,6 +13,19 @@ extension ResultStore {
             .sorted { $0.storageText < $1.storageText }
     }
 
+    /// What a comparison of `scopes` rests on: in each release, the sessions of every build up to
+    /// the newest compared (a skip there reads as the failure before it). One query per
+    /// release: the builds before each compared one are the builds before its newest.
+    package func sessionIDs(through scopes: [BuildScope]) throws -> [UUID] {
+        var ids = Set<UUID>()
+        for (release, compared) in Dictionary(grouping: scopes, by: \.release) {
+            let rank = BuildOrder.ranks(try builds(release: release))
+            let newest = compared.max { (rank[$0.build] ?? -1) < (rank[$1.build] ?? -1) }
+            ids.formUnion(try sessionIDs(release: release, through: newest?.build))
+        }
+        return ids.sorted { $0.storageText < $1.storageText }
+    }
+
     /// `build` and the builds of `release` before it, as a JSON list to bind; NULL for the whole release.
     func buildList(release: String, through build: String?) throws -> SQLValue {
         guard let build else { return .null }
