@@ -101,12 +101,11 @@ package struct BuildChange: Sendable {
 
 extension Comparison {
     /// Builds the comparison from the store's streamed rows; `known` are the checks that exist
-    /// now (nil when not known yet: see `markRemoved`).
-    package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?) throws -> Comparison {
-        var checks: [CheckComparison] = []
-        var currentCheck: String?
-        var devices: [String: DeviceFigures] = [:]
-        var standingFailures: [Int: Set<TestedOn.Place>] = [:]  // per build, see `countFailuresBehindSetAside`
+    /// now (nil when not known yet: see `markRemoved`), `countFailures` the skips holding a count
+    /// over its ceiling in the scopes' releases.
+    package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?, countFailures: CountFailures) throws -> Comparison {
+        var (checks, currentCheck, devices): ([CheckComparison], String?, [String: DeviceFigures]) = ([], nil, [:])
+        let standing = StandingFailures(store: store, scopes: scopes, countFailures: countFailures)
 
         func flush() throws {
             guard let name = currentCheck else { return }
@@ -128,7 +127,7 @@ extension Comparison {
                 last = (hash, number)
                 return number
             }
-            for device in devices.keys { try devices[device]?.countFailuresBehindSetAside(TestedOn.Place(check: name, device: device, osVersion: ""), scopes, store, &standingFailures) }
+            for device in devices.keys { try devices[device]?.countFailuresBehindSetAside(TestedOn.Place(check: name, device: device, osVersion: ""), standing) }
             for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.standing(in: index) else { return nil }

@@ -37,17 +37,12 @@ extension Comparison {
 
         /// A skip or block is no evidence of a fix, in a comparison as in a report: in each build
         /// where a failure of the device (`place`, without an OS version) stands behind it
-        /// (`ResultStore.devicesWithStandingFailures`, asked once per build and kept in
-        /// `standing`), the OS version's latest result counts as failed, whichever was answered
+        /// (`standing`), the OS version's latest result counts as failed, whichever was answered
         /// last on the others. Before, pass, then fail and a skip, read "changed" and passed the gate.
-        mutating func countFailuresBehindSetAside(_ place: TestedOn.Place, _ scopes: [ResultStore.BuildScope], _ store: ResultStore,
-                                                  _ standing: inout [Int: Set<TestedOn.Place>]) throws {
+        mutating func countFailuresBehindSetAside(_ place: TestedOn.Place, _ standing: StandingFailures) throws {
             let setAside = { (latest: Latest) in latest.verdict == .skipped || latest.verdict == .blocked }
-            for index in scopes.indices where latestOnOS[index].values.contains(where: setAside) {
-                if standing[index] == nil {
-                    standing[index] = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build)
-                }
-                guard standing[index]?.contains(place) == true else { continue }
+            for index in latestOnOS.indices where latestOnOS[index].values.contains(where: setAside) {
+                guard try standing.places(inScope: index).contains(place) else { continue }
                 latestOnOS[index] = latestOnOS[index].mapValues { setAside($0) ? (.fail, $0.hash, $0.at, $0.row, [:]) : $0 }
             }
         }
@@ -58,6 +53,30 @@ extension Comparison {
         func standing(in scope: Int) -> Latest? {
             let latest = latestOnOS[scope].values.sorted { $0.at > $1.at }
             return latest.first { $0.verdict == .fail } ?? latest.first { !$0.setAsideCounts.isEmpty } ?? latest.first
+        }
+    }
+
+    /// Per compared build, the devices where a failure stands behind a skip or block
+    /// (`ResultStore.devicesWithStandingFailures`, with the skips holding a count over its
+    /// ceiling): asked once per build, and only for a build where a device's latest result was
+    /// set aside.
+    final class StandingFailures {
+        private let store: ResultStore
+        private let scopes: [ResultStore.BuildScope]
+        private let countFailures: CountFailures
+        private var known: [Int: Set<TestedOn.Place>] = [:]
+
+        init(store: ResultStore, scopes: [ResultStore.BuildScope], countFailures: CountFailures) {
+            self.store = store
+            self.scopes = scopes
+            self.countFailures = countFailures
+        }
+
+        func places(inScope index: Int) throws -> Set<TestedOn.Place> {
+            if let places = known[index] { return places }
+            let places = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build, countFailures: countFailures)
+            known[index] = places
+            return places
         }
     }
 }

@@ -195,24 +195,23 @@ extension ReleaseReport {
             throw ScopeError(description: error.message)
         }
         let allBuilds = try store.builds(release: release)
-
-        var byCheck: [String: [ReportedResult]] = [:]
-        var first: Date?, last: Date?
-        let shownResultProblems = try store.forEachLatestResult(release: release, build: build) { reported in
-            byCheck[reported.result.check, default: []].append(reported)
-            first = min(first ?? reported.result.startedAt, reported.result.startedAt)
-            last = max(last ?? reported.result.updatedAt, reported.result.updatedAt)
+        // The protocols are asked for early only where a skip's count waits to be judged.
+        var loaded: ProtocolLibrary?
+        func protocols() throws -> ProtocolLibrary {
+            if let loaded { return loaded }
+            let library = try loadingLibrary()
+            loaded = library
+            return library
         }
-        guard !byCheck.isEmpty else {
-            throw ScopeError(description: "release \(release)\(build.map { ", build \($0)," } ?? "") has no finished results yet; walk some checks with `checkrun run --release \(release) --build B`")
-        }
+        let countFailures = try CountFailures.judged(in: store, releases: [release], protocols: protocols)
+        let latest = try Latest(store, release: release, build: build, countFailures: countFailures)
+        let (byCheck, shownResultProblems) = (latest.byCheck, latest.problems)
         let builds = build.map { [$0] } ?? (depth == .allBuilds ? allBuilds : Array(allBuilds.suffix(2)))
         let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
-        var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil)
+        var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil, countFailures: countFailures)
         let participants = try store.participants(release: release, build: build)
         let chains = try store.chainDigests(release: release, through: build)
-
-        let library = try loadingLibrary()
+        let library = try protocols()
         // One hash per protocol, not one per check: hashing a document is the costly part.
         var hashes: [String: String] = [:]
         for document in library.documents where hashes[document.id] == nil { hashes[document.id] = document.contentHash }
@@ -237,7 +236,7 @@ extension ReleaseReport {
         var report = ReleaseReport(
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
-            firstResult: first, lastResult: last, protocols: protocols, checks: checks, removed: removed,
+            firstResult: latest.first, lastResult: latest.last, protocols: protocols, checks: checks, removed: removed,
             criteria: criteria(checks + removedEntries + answeredEntries, library), profiles: profiles(checks),
             chains: chains, shownResultProblems: shownResultProblems + history.shownResultProblems.filter { !shownResultProblems.contains($0) }, history: history)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)

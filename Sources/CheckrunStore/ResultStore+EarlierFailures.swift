@@ -19,15 +19,17 @@ extension ResultStore {
     /// the newest build must fail as the whole release's report does: a pass on iOS 18.2 in
     /// build 311 says nothing of the failure on 17.5 in 310. Passes of earlier builds are not
     /// added: they are no evidence for this build.
-    func carryEarlierFailures(into latest: inout [ReportedResult], release: String, through earlier: String, buildOrder: [String]) throws {
+    func carryEarlierFailures(into latest: inout [ReportedResult], release: String, through earlier: String, countFailures: CountFailures,
+                              buildOrder: [String]) throws {
         let tested = Set(latest.map(\.place))
         var untested: [ReportedResult] = []
         let values: [SQLValue] = [.text(release), .null, .text(earlier)]
         try database.forEach(latestResultStatement(among: .finished), values) { row in
             if let reported = Self.readReported(row), !tested.contains(reported.place) { untested.append(reported) }
         }
+        // A skip holding its own failure (a count over its ceiling) is carried as a failure too.
         if untested.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-            try noteEarlierFailures(of: &untested, values, buildOrder: buildOrder)
+            try noteEarlierFailures(of: &untested, values + [countFailures.list], buildOrder: buildOrder)
         }
         let carried = untested.filter { $0.standing == .fail }
         guard !carried.isEmpty else { return }
@@ -39,9 +41,10 @@ extension ResultStore {
     /// Each check and device (as a place without an OS version) with an OS version whose
     /// latest result that passed or failed, in `release` up to and including `build`, failed:
     /// where such a device's latest result is skipped or blocked, the failure stands behind it.
-    package func devicesWithStandingFailures(release: String, through build: String) throws -> Set<TestedOn.Place> {
+    package func devicesWithStandingFailures(release: String, through build: String, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
         var places: Set<TestedOn.Place> = []
-        try database.forEach(latestResultStatement(among: .passedOrFailed), [.text(release), .null, try buildList(release: release, through: build)]) { row in
+        let values: [SQLValue] = [.text(release), .null, try buildList(release: release, through: build), countFailures.list]
+        try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             guard let result = Self.readResult(row), result.verdict != .pass else { return }
             places.insert(TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: ""))
         }
@@ -50,8 +53,9 @@ extension ResultStore {
 
     /// For each check and device whose latest result is skipped or blocked, the latest result
     /// that passed or failed, by the same choice as the report's: when it failed, it stands.
-    /// A skipped or blocked result holding a failed outcome counts as failed here, the shown
-    /// one too: the tester saw the failure, and setting the check aside does not fix it.
+    /// A skipped or blocked result holding a failure (an outcome answered fail, or a count over
+    /// its ceiling: `CountFailures`) counts as failed here, the shown one too: the tester saw
+    /// the failure, and setting the check aside does not fix it.
     /// The failure is looked for on the same OS version first, then on every other OS version
     /// of the device (the newest whose latest passed-or-failed result failed): a skip given
     /// without `--os`, or on another OS version, is no evidence of a fix either, and a gate on
@@ -65,7 +69,7 @@ extension ResultStore {
             guard let result = Self.readResult(row) else { return }
             let found = (build: row.string(13) ?? "", osVersion: row.string(19) ?? "", result: result)
             samePlace[TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: found.osVersion)] = found
-            // Only a result holding a failed outcome is chosen beside passes and failures.
+            // Only a result holding a failure is chosen beside passes and failures.
             guard result.verdict != .pass else { return }
             let device = TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: "")
             if let other = newestFailureOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }

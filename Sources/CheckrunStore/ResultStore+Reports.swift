@@ -160,9 +160,11 @@ extension ResultStore {
     /// those that passed or failed (the result a skip or block stands in front of).
     enum LatestAmong: String {
         case finished = "r.verdict IS NOT NULL"
-        /// Passed or failed, or finished as skipped or blocked holding a failed outcome: for the
-        /// failure behind a skip. An unfinished attempt is never among them.
-        case passedOrFailed = "(r.verdict IN ('pass', 'fail') OR r.verdict IN ('skipped', 'blocked') AND EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail'))"
+        /// Passed or failed, or finished as skipped or blocked holding a failure: an outcome
+        /// answered fail, or a count over its ceiling (the results ?4 lists, a JSON list of ids
+        /// the caller judged: see `CountFailures`). For the failure behind a skip. An unfinished
+        /// attempt is never among them.
+        case passedOrFailed = "(r.verdict IN ('pass', 'fail') OR r.verdict IN ('skipped', 'blocked') AND (EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail') OR r.id IN (SELECT value FROM json_each(?4))))"
     }
 
     /// `latestResultQuery`, the latest chosen among `among`.
@@ -209,7 +211,8 @@ extension ResultStore {
     /// all, and their latest records (see `shownResultProblems`); a report states it beside
     /// what its cited verification finds.
     @discardableResult
-    package func forEachLatestResult(release: String, build: String?, _ body: (ReportedResult) throws -> Void) throws -> [VerificationProblem] {
+    package func forEachLatestResult(release: String, build: String?, countFailures: CountFailures,
+                                     _ body: (ReportedResult) throws -> Void) throws -> [VerificationProblem] {
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in a query per table instead of one per result.
         var latest: [ReportedResult] = []
@@ -227,9 +230,11 @@ extension ResultStore {
             // behind a skip in this one, and where this one did not test at all.
             let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
             if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier)], buildOrder: ordered)
+                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier), countFailures.list], buildOrder: ordered)
             }
-            if build != nil { try carryEarlierFailures(into: &latest, release: release, through: earlier, buildOrder: ordered) }
+            if build != nil {
+                try carryEarlierFailures(into: &latest, release: release, through: earlier, countFailures: countFailures, buildOrder: ordered)
+            }
             results = latest.map(\.result)
             try loadParts(of: &results)
             problems = try shownResultProblems(results)

@@ -104,4 +104,44 @@ import Testing
         let compared = try checkrun(["compare", "--release", "1", "--fail-on-regression"], nil)
         #expect(compared.status == 3 && compared.stdout.contains("new check fails"), "\(compared.stdout)")
     }
+
+    /// A skip holding a count over its ceiling stands behind a later skip, in the report, in
+    /// `compare` and in a report of the later build; and in a report of a build that did not
+    /// test there, it is carried. Before, only a failed outcome was looked for behind a skip, so
+    /// each of these read "no check failed" and exited 0 while the build's own report failed.
+    @Test func aCountOverItsCeilingStandsBehindALaterSkipAndInLaterBuilds() throws {
+        let (folder, checkrun) = try folder()
+        defer { folder.remove() }
+        let stops = ["--release", "1", "--device", "iPad Air", "--check", "demo/stops"]
+        #expect(try checkrun(["record", "--build", "310", "--verdict", "skipped", "--count", "stops=14", "--notes", "ran out of time"] + stops, nil).status == 0)
+        #expect(try checkrun(["record", "--release", "1", "--build", "311", "--device", "iPhone 15", "--check", "demo/plain",
+                              "--expected", "1=pass", "--expected", "2=pass"], nil).status == 0)
+        for format in ["markdown", "json", "junit"] {
+            let carried = try checkrun(["report", "--release", "1", "--build", "311", "--format", format, "--fail-on-failure"], nil)
+            #expect(carried.status == 3 && carried.stdout.contains("ran out of time"), "\(format): \(carried.stdout)")
+        }
+        #expect(try checkrun(["record", "--build", "311", "--verdict", "skipped", "--notes", "no time"] + stops, nil).status == 0)
+        for build in [[], ["--build", "311"]] {
+            let report = try checkrun(["report", "--release", "1", "--fail-on-failure"] + build, nil)
+            #expect(report.status == 3 && report.stdout.contains("failed on iPad Air in build 310 and was skipped in build 311 since"), "\(build): \(report.stdout)")
+        }
+        let compared = try checkrun(["compare", "--release", "1"], nil).stdout
+        #expect(compared.contains("311: not timed, fail") && compared.contains("310 → 311: no change"), "\(compared)")
+    }
+
+    /// A count under its ceiling is no failure: behind it the failure before still stands, and
+    /// on its own it fails nothing.
+    @Test func aCountUnderItsCeilingNeitherFailsNorHidesAFailure() throws {
+        let (folder, checkrun) = try folder()
+        defer { folder.remove() }
+        let stops = ["--release", "1", "--device", "D", "--check", "demo/stops"]
+        #expect(try checkrun(["record", "--build", "1", "--verdict", "skipped", "--count", "stops=2", "--notes", "two stops"] + stops, nil).status == 0)
+        #expect(try checkrun(["report", "--release", "1", "--fail-on-failure"], nil).status == 0)
+        #expect(try checkrun(["record", "--build", "2", "--expected", "1=fail", "--count", "stops=3", "--notes", "the card is two stops"] + stops, nil).status == 0)
+        #expect(try checkrun(["record", "--build", "3", "--verdict", "skipped", "--count", "stops=4", "--notes", "four stops"] + stops, nil).status == 0)
+        for build in [[], ["--build", "3"]] {
+            let report = try checkrun(["report", "--release", "1", "--fail-on-failure"] + build, nil)
+            #expect(report.status == 3 && report.stdout.contains("failed on D in build 2 and was skipped in build 3 since"), "\(build): \(report.stdout)")
+        }
+    }
 }
