@@ -70,12 +70,28 @@ extension ReleaseReport {
     /// not keep it, or deleted): which criteria they fail is unknown, so the WCAG terms could
     /// read better than the results are. Said as problems, for the report to refuse or mark.
     package func failuresWithUnknownCriteria(_ store: ResultStore) throws -> [String] {
-        var problems: [String] = []
+        var problems = try failuresAgainstUnkeptVersions(store)
         for (name, results) in Dictionary(grouping: removed, by: \.result.check).sorted(by: { $0.key < $1.key })
         where CheckStatus.combining(results) == .failed {
             guard let newest = results.max(by: { $0.result.updatedAt < $1.result.updatedAt }),
                   try store.keptCheck(named: name, version: newest.result.protocolHash) == nil else { continue }
             problems.append("\(DisplayText.preview(name, limit: 120)) failed and is no longer in the protocols, and the database keeps no text of the version it was answered against (\(newest.result.protocolHash.prefix(12))), so the WCAG terms cannot show which criteria it fails")
+        }
+        return problems
+    }
+
+    /// Checks in the protocols that failed against another version of their protocol, one the
+    /// database does not keep: that version may have mapped the check to other criteria (or to
+    /// none now), so counting the failure by the current mapping alone could leave a criterion
+    /// reading Supports while the check fails. Said as problems, as for removed checks.
+    private func failuresAgainstUnkeptVersions(_ store: ResultStore) throws -> [String] {
+        var problems: [String] = []
+        for entry in checks where entry.status == .failed {
+            let failed = entry.results.filter { $0.standing == .fail }.map { $0.failedEarlier?.protocolHash ?? $0.result.protocolHash }
+            for version in Set(failed).sorted() where version != entry.reference.document.contentHash {
+                guard try store.keptVersion(hash: version) == nil else { continue }
+                problems.append("\(DisplayText.preview(entry.reference.name, limit: 120)) failed against another version of its protocol (\(version.prefix(12))), of which the database keeps no text, so the WCAG terms cannot show which criteria it fails; the report counts it against the criteria the check maps to now")
+            }
         }
         return problems
     }

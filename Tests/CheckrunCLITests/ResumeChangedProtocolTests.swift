@@ -67,11 +67,15 @@ import Testing
         #expect(result["outcomes"]?.arrayValue?.map { $0["text"]?.stringValue } == [Self.first, Self.second])
         let junit = try Checkrun.run(["report", "--release", "1", "--format", "junit"], in: folder.path)
         #expect(junit.stdout.contains("expected 2 failed: \(Self.second) (audit flags 3 issues)"), "\(junit.stdout)")
-        // Without the kept version the current text is all there is: said so.
+        // Without the kept version the current text is all there is, and the criteria the
+        // failure counts against are unknown: refused, and with --unverified, said so.
         let raw = try Database(path: folder.path("checkrun.sqlite"))
         try raw.execute("DELETE FROM protocol_versions")
         raw.close()
-        let unkept = try Checkrun.run(["report", "--release", "1"], in: folder.path)
+        let refused = try Checkrun.run(["report", "--release", "1"], in: folder.path)
+        #expect(refused.status == 1 && refused.stdout.isEmpty, "\(refused.stdout)")
+        #expect(refused.stderr.contains("failed against another version of its protocol"), "\(refused.stderr)")
+        let unkept = try Checkrun.run(["report", "--release", "1", "--unverified"], in: folder.path)
         #expect(unkept.stdout.contains("Answered against another version of this protocol, which the database does not keep"), "\(unkept.stdout)")
     }
 

@@ -99,7 +99,7 @@ struct ReportCommand: CheckrunCommand {
         let problems = try report.failuresWithUnknownCriteria(store)
         guard !problems.isEmpty else { return }
         for problem in problems { context.printError(problem) }
-        try CitedEvidence.writeAnywayOnlyIfUnverified(context, refusal: "the WCAG terms would not count \(problems.count == 1 ? "this failure" : "these \(problems.count) failures") (above), so nothing was written. Name a protocol folder that holds \(problems.count == 1 ? "the check" : "them") with --protocols DIR, or pass --unverified to write it anyway, marked as unverified")
+        try CitedEvidence.writeAnywayOnlyIfUnverified(context, refusal: "the WCAG terms would not count \(problems.count == 1 ? "this failure" : "these \(problems.count) failures") (above), so nothing was written. Name a protocol folder that holds \(problems.count == 1 ? "the check" : "them") as answered with --protocols DIR, or pass --unverified to write it anyway, marked as unverified")
         report.unknownCriteria = problems
     }
 
