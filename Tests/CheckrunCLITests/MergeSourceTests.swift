@@ -181,6 +181,40 @@ import Testing
         #expect(truncated.stderr.contains("truncated"), "\(truncated.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("fresh.sqlite")), "a bad source writes nothing, not even a new database")
     }
+
+    /// A record deleted from the end of a chain (the amendment that turned a pass into a fail)
+    /// leaves a chain that is whole; only the source's tables show it. Merged, the copy verified
+    /// clean and its report passed. A source that fails verification is refused whole.
+    @Test func aSourceThatFailsVerificationIsRefusedWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let place = ["--release", "2.4", "--build", "311", "--device", "D", "--check", "tiny-target/touch-one-hand", "--db", "ana.sqlite"]
+        #expect(try checkrun(["record", "--verdict", "pass"] + place, in: folder).status == 0)
+        #expect(try checkrun(["amend", "--verdict", "fail", "--expected", "2=fail", "--notes", "Delete fired", "--reason", "retest"] + place, in: folder).status == 0)
+        let source = try Database(path: folder.path("ana.sqlite"))
+        try source.execute("DELETE FROM records WHERE sequence = 2")
+        source.close()
+        let merged = try checkrun(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 1 && merged.stderr.contains("ana.sqlite fails verification (session ") && merged.stderr.contains("nothing was merged"), "\(merged.stderr)")
+        let written = FileManager.default.fileExists(atPath: folder.path("team.sqlite")) ? try sessionCount(folder.path("team.sqlite")) : 0
+        #expect(written == 0, "a bad source writes nothing")
+    }
+
+    /// An export carries records only; a finished session in it without any was emptied by hand,
+    /// and merged it would leave a store that fails `verify`.
+    @Test func anExportedFinishedSessionWithoutRecordsIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass"], in: folder).status == 0)
+        #expect(try checkrun(["export", "--out", "x.json"], in: folder).status == 0)
+        var export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path("x.json")))) as? [String: Any])
+        var sessions = try #require(export["sessions"] as? [[String: Any]])
+        sessions[0]["records"] = [Any]()
+        export["sessions"] = sessions
+        try JSONSerialization.data(withJSONObject: export).write(to: URL(fileURLWithPath: folder.path("emptied.json")))
+        let merged = try checkrun(["merge", "emptied.json", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 1 && merged.stderr.contains("is marked finished but has no records"), "\(merged.stderr)")
+    }
 }
 
 extension MergeSourceTests {

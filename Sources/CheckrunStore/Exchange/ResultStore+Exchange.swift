@@ -65,6 +65,12 @@ extension ResultStore {
                 checked += entry.records.count
                 progress?(MergeProgress(source: source.name, records: checked, writing: false))
             }
+            // A source that fails verification is refused whole: merged, its records would be
+            // written into a store that verifies clean (a deleted amendment's fail read as pass).
+            let problems = try source.verificationProblems()
+            if let first = problems.first {
+                throw MergeConflict(description: "\(source.name) fails verification (\(first)\(problems.count > 1 ? ", and \(problems.count - 1) more" : "")); `checkrun verify --db` on it lists every problem; nothing was merged")
+            }
             let kept = try source.protocolVersions()
             for version in kept where SHA256.hex(version.content) != version.hash {
                 throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
@@ -180,6 +186,9 @@ extension ResultStore {
             MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
         }
         if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
+        if entry.records.isEmpty && session.finishedAt != nil {
+            throw refuse("is marked finished but has no records: it was added, or emptied, behind checkrun's back")
+        }
         if database.engine == .postgresql && Self.holdsNUL(entry) { throw refuse("holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep") }
         var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
         for record in entry.records {
