@@ -178,6 +178,11 @@ extension ServerAddressTests {
         #expect(ServerAddressText.isMistypedServer("postgresql:ana:hunter22@db") && ServerAddressText.isMistypedServer("postgresql//ana:hunter22@h/db"))
         #expect(ServerAddressText.isMistypedServer(" postgresql://ana:hunter22@h/db") && !ServerAddressText.isMistypedServer("postgresql://ana@h/db"))
         #expect(!ServerAddressText.isMistypedServer("postgres.sqlite") && !ServerAddressText.isMistypedServer("postgresfile.sqlite"))
+        #expect(passwords("postgresql;//u:s3cret@/h2_x") == ["s3cret"] && passwords("postgres;//u:s3cret@db/x") == ["s3cret"])
+        #expect(passwords("postgresql.//u:s3cret@db/x") == ["s3cret"] && passwords("postgresql;u:s3cret@db") == ["s3cret"])
+        // A name written as a path is a file, whatever it holds; a plain name without credentials too.
+        #expect(ServerAddressText.holdsLooseCredentials("postgresq:u:s3cret@db") && !ServerAddressText.holdsLooseCredentials("./a:b@c.sqlite"))
+        #expect(!ServerAddressText.holdsLooseCredentials("team@2024.sqlite") && !ServerAddressText.holdsLooseCredentials("postgres.backup.sqlite"))
     }
 
     /// A mistyped scheme is refused, not made a file named after the password; and no echo of
@@ -186,7 +191,9 @@ extension ServerAddressTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let protocols = ["--protocols", Repository.path("protocols")]
-        for address in ["postgresql:ana:hunter22@db.example.com", " postgresql://ana:hunter22@h/db", "postgres:/bob:hunter22@h"] {
+        // A scheme's colon typed as another mark, or the scheme misspelled past recognising, too.
+        for address in ["postgresql:ana:hunter22@db.example.com", " postgresql://ana:hunter22@h/db", "postgres:/bob:hunter22@h",
+                        "postgresql;//ana:hunter22@/db", "postgresql.//ana:hunter22@h/db", "postgresql;ana:hunter22@db", "postgresq:ana:hunter22@db"] {
             let recorded = try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--db", address] + protocols,
                                             in: folder.path)
             #expect(recorded.status == 1 && recorded.stderr.contains("looks like a PostgreSQL address"), "\(address): \(recorded.stderr)")

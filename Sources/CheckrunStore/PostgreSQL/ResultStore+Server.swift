@@ -45,7 +45,7 @@ extension ResultStore {
     package static func refuseMisnamedServer(_ path: String) throws(StoreError) {
         guard !FileManager.default.fileExists(atPath: path) else { return }
         if ServerAddressText.isKeyValueConnectionString(path) { throw keyValueRefusal }
-        if ServerAddressText.isMistypedServer(path) { throw mistypedServerRefusal }
+        if ServerAddressText.isMistypedServer(path) || ServerAddressText.holdsLooseCredentials(path) { throw mistypedServerRefusal }
     }
 
     /// Creates an empty database on the server at `uri` (for tests and the benchmark, which

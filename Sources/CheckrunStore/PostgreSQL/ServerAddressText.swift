@@ -57,11 +57,17 @@ extension ServerAddressText {
     package static func passwordOffsets(in bytes: [UInt8]) -> [Range<Int>] {
         let scheme = authorityStart(in: bytes)
         // Without a scheme, libpq's key=value form too ("user=ana:x@y password=…" is both).
-        guard let start = scheme ?? schemelessUserStart(in: bytes) else { return keyValuePasswords(in: bytes) }
-        var found = parameterPasswords(in: bytes, from: start) + (scheme == nil ? keyValuePasswords(in: bytes) : [])
-        for reading in [true, false] {
-            if let range = userPassword(in: bytes, from: start, asLibpqReadsIt: reading) { found.append(range) }
+        var found: [Range<Int>] = []
+        if let start = scheme ?? schemelessUserStart(in: bytes) {
+            found += parameterPasswords(in: bytes, from: start) + (scheme == nil ? keyValuePasswords(in: bytes) : [])
+            for reading in [true, false] {
+                if let range = userPassword(in: bytes, from: start, asLibpqReadsIt: reading) { found.append(range) }
+            }
+        } else {
+            found += keyValuePasswords(in: bytes)
         }
+        // What no reading above takes for an address ("postgresql;//ana:secret@db") may still hold one.
+        if found.isEmpty { found = looseUserPasswords(in: bytes) }
         found.sort { $0.lowerBound < $1.lowerBound }
         var merged: [Range<Int>] = []
         for range in found {
