@@ -26,6 +26,21 @@ struct ServerSetupTests {
         }
     }
 
+    /// Another application's table of the name checkrun keeps its version in, whatever its
+    /// columns, is refused in one line, not with the server's complaint about a column.
+    @Test func anotherApplicationsTableOfTheSchemaTablesNameIsRefusedInOneLine() throws {
+        for table in ["CREATE TABLE checkrun_schema (version int)", "CREATE TABLE checkrun_schema (application text, version int, extra int)"] {
+            let database = try TestDatabase(.postgresql)
+            defer { database.remove() }
+            try PostgresConnection(uri: database.address).execute(table)
+            for access in [ResultStore.Access.readOnly, .createIfMissing] {
+                #expect { try ResultStore(path: database.address, access: access) } throws: {
+                    "\($0)".contains("has a checkrun_schema table that checkrun did not write; it was left untouched")
+                }
+            }
+        }
+    }
+
     /// A database holding another application's views, sequences, types or functions, and no
     /// table, is still another application's: refused and left untouched. An extension's own
     /// objects are not an application's.

@@ -46,10 +46,14 @@ enum PostgresSetup {
             }
             return nil
         }
+        let notOurs = StoreError("\(connection.name) has a checkrun_schema table that checkrun did not write; it was left untouched")
+        // Another application's table of that name may lack the columns: asked first, so the
+        // refusal is this line rather than the server's complaint about a column.
+        let columns = try connection.query(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'checkrun_schema'") { $0.string(0) ?? "" }
+        guard Set(columns) == ["application", "version"] else { throw notOurs }
         let rows = try connection.query("SELECT application, version FROM checkrun_schema") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
-        guard rows.count == 1, let row = rows.first, row.0 == "checkrun" else {
-            throw StoreError("\(connection.name) has a checkrun_schema table that checkrun did not write; it was left untouched")
-        }
+        guard rows.count == 1, let row = rows.first, row.0 == "checkrun" else { throw notOurs }
         return row.1
     }
 
