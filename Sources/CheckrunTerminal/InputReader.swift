@@ -57,12 +57,17 @@ package final class InputReader {
     }
 
     /// When `byte`, just read, began a read of several bytes from a terminal, and one of them is
-    /// no key (`isKey` says no), the bytes were pasted or dropped on the terminal (a file's
-    /// path), not typed: keys arrive one a read, or a few the same when typed ahead. Takes the
-    /// rest of that read and returns all it held; nil otherwise, taking nothing.
+    /// no key (`isKey` says no), or a line end has more after it, the bytes were pasted or
+    /// dropped on the terminal (a file's path), not typed: keys arrive one a read, or a few
+    /// when typed ahead (stops tapped, then Enter, while an answer was saved), and a typist's
+    /// Enter ends what was typed ahead. Pasted lines of keys alone ("Enter, p, space, +,
+    /// Enter") were read a key at a time, and saved a timing of no seconds with stops nobody
+    /// tallied. Takes the rest of that read and returns all it held; nil otherwise, taking nothing.
     package func takeBurst(beganBy byte: UInt8, isKey: (UInt8) -> Bool) -> [UInt8]? {
         // Ctrl-C among them is read as the key it is.
-        guard isTerminal, byte != 0x1B, position == 1, buffer.count > 1, !buffer.contains(0x03), buffer.contains(where: { !isKey($0) }) else { return nil }
+        let isLineEnd = { (byte: UInt8) in byte == 0x0D || byte == 0x0A }
+        guard isTerminal, byte != 0x1B, position == 1, buffer.count > 1, !buffer.contains(0x03),
+              buffer.contains(where: { !isKey($0) }) || buffer.dropLast().contains(where: isLineEnd) && !buffer.allSatisfy(isLineEnd) else { return nil }
         position = buffer.count
         return buffer
     }

@@ -222,6 +222,7 @@ import Glibc
             terminal.send("\r")
             try terminal.expect("Timer started.")
             terminal.send("+")
+            try terminal.expect("stop tallied")
             terminal.send("\r")
             try terminal.expect("Timer stopped")
             terminal.sendLine("?")

@@ -65,7 +65,7 @@ struct WalkRunner {
                     // A file dropped on the terminal while the timer runs is attached; other
                     // pasted text is no key, and nothing is done with it.
                     guard let path = droppedFile(text) else {
-                        context.print("That was \(text.count) characters pasted or dropped on the terminal, not keys; nothing was done with them. \(prompt.text)")
+                        context.print("That was \(text.count == 1 ? "1 character" : "\(text.count) characters") pasted or dropped on the terminal, not keys; nothing was done with them. \(prompt.text)")
                         continue loop
                     }
                     input = "a " + path
