@@ -71,5 +71,13 @@ import Testing
         again.sendLine("q")
         try again.expect("Nothing was started.")
         #expect(again.waitForExit() == 0)
+        // Ctrl-D answers nothing: no second session for the same build and device.
+        let ended = try terminal(folder, label + ["--tester", "Ben", "--os", "18.2"])
+        try ended.expect("Resume it instead of starting a new session? (Enter or y resumes, n starts a new one, q quits)")
+        ended.send("\u{04}")
+        try ended.expect("no answer given; nothing was started. To go on with session ")
+        #expect(ended.waitForExit() == 1)
+        let sessions = try Checkrun.run(["sessions", "--db", folder.path("db.sqlite")], in: folder.path)
+        #expect(sessions.stdout.split(separator: "\n").count == 3, "Ana's, Ben's and Cara's only: \(sessions.stdout)")
     }
 }

@@ -117,8 +117,12 @@ struct RunCommand: CheckrunCommand {
             return .startNew
         }
         while true {
-            context.prompt("Resume it instead of starting a new session? (Enter or y resumes, n starts a new one) ")
-            guard let line = Swift.readLine(strippingNewline: true) else { return .startNew }
+            context.prompt("Resume it instead of starting a new session? (Enter or y resumes, n starts a new one, q quits) ")
+            // End of input answers nothing, as at the questions before it: a second session for
+            // the same build and device would split the work.
+            guard let line = Swift.readLine(strippingNewline: true) else {
+                throw CommandFailure("no answer given; nothing was started. To go on with session \(session.shortID): \(context.resumeCommand(session.shortID))")
+            }
             switch line.trimmingCharacters(in: .whitespaces).lowercased() {
             case "", "y", "yes": return .resume
             case "n", "no": return .startNew
