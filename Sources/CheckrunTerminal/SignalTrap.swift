@@ -10,7 +10,8 @@ private nonisolated(unsafe) var savedTerminalDescriptor: Int32 = -1
 private nonisolated(unsafe) var farewell: UnsafeMutablePointer<UInt8>?
 private nonisolated(unsafe) var farewellLength = 0
 
-/// Ctrl-C, SIGTERM and SIGHUP: put the terminal back, say how to resume, exit 130.
+/// Ctrl-C, SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
+/// terminal back, say how to resume (on standard error, which is still there), exit 130.
 /// Every answer is already committed when it is given, so there is nothing left to save; the
 /// handler does only async-signal-safe work (tcsetattr, write, _exit).
 package enum SignalTrap {
@@ -36,7 +37,7 @@ package enum SignalTrap {
         farewell = buffer
         farewellLength = bytes.count
         old?.deallocate()
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(signalNumber) { _ in
                 if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
                 if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }

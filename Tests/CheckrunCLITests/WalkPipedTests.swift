@@ -30,6 +30,19 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")), "the default database is ./checkrun.sqlite")
     }
 
+    /// The walk's output closing (`checkrun run … | head -1`) stops it with the resume hint on
+    /// standard error; it died of SIGPIPE without a word.
+    @Test func theOutputClosingStopsTheWalkAndSaysHowToResume() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walk = "printf 't 5\\np\\npass\\n\\n' | '\(Checkrun.executable)' run --protocols '\(protocols)' --release 2.4 --build 1 --check tiny-target/touch-one-hand"
+            + " | head -1; echo \"walk exited ${PIPESTATUS[1]}\" >&2"
+        let piped = try Subprocess.run("/bin/bash", ["-c", walk], in: folder.path)
+        #expect(piped.stderr.contains("Everything answered is saved. Resume with: "), "\(piped.stderr)")
+        #expect(piped.stderr.contains("walk exited 130"), "\(piped.stderr)")
+        #expect(try checkrun(["verify"], in: folder).status == 0)
+    }
+
     @Test func endOfInputWithQuestionsLeftExits1AndResumeContinues() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
