@@ -75,6 +75,13 @@ import Testing
         let names = junit.components(separatedBy: "<testcase classname=\"tiny-target\" name=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(names.contains("voice-control-show-numbers on iPhone 15, OS 18.2") && names.contains("voice-control-show-numbers on iPhone 15, OS 17.5"), "\(names)")
         #expect(Set(names).count == names.count, "\(names)")
+        // Two places that read alike (a device named as another device and OS version read) still
+        // get names of their own: the later one numbered.
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/voice-control-show-numbers", "--device", "iPhone 15, OS 18.2",
+                              "--expected", "1=pass"], in: folder).status == 0)
+        let alike = try checkrun(["report", "--release", "2.4", "--format", "junit"], in: folder).stdout
+        let alikeNames = alike.components(separatedBy: "<testcase classname=\"tiny-target\" name=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(Set(alikeNames).count == alikeNames.count && alikeNames.contains("voice-control-show-numbers on iPhone 15, OS 18.2 (2)"), "\(alikeNames)")
     }
 
     /// `amend` names the OS versions instead of correcting whichever was answered last.

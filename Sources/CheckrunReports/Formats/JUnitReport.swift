@@ -29,6 +29,7 @@ enum JUnitReport {
         let errors = results.filter { $0.standing == .blocked }.count
         out.append("<testsuites name=\"\(x("checkrun " + (report.product.map { "\($0) " } ?? "") + "release \(report.release)"))\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(errors)\">")
         out += unverified
+        var names = TestcaseNames()
         for document in report.protocols {
             let entries = report.checks.filter { $0.reference.document.id == document.id }
             let cases = entries.flatMap { entry in entry.results.isEmpty ? [(entry, nil)] : entry.results.map { (entry, Optional($0)) } }
@@ -42,10 +43,10 @@ enum JUnitReport {
             out.append("      <property name=\"title\" value=\"\(x(document.title))\"/>")
             out.append("      <property name=\"protocol_hash\" value=\"\(document.contentHash)\"/>")
             out.append("    </properties>")
-            for (entry, reported) in cases { out += testcase(entry, reported, in: document, of: report) }
+            for (entry, reported) in cases { out += testcase(entry, reported, in: document, of: report, names: &names) }
             out.append("  </testsuite>")
         }
-        out += removedSuite(report)
+        out += removedSuite(report, names: &names)
         out += criteriaSuite(report)
         out.append("</testsuites>")
         return out.joined(separator: "\n") + "\n"
@@ -62,8 +63,26 @@ enum JUnitReport {
                 "  </testsuite>"]
     }
 
-    /// A testcase's name: the check, and where it was tested when that is known (each place
-    /// has one latest result, so no two testcases of a check share a name).
+    /// The names given so far, by class: a name given twice gets " (2)", " (3)" in the report's
+    /// order. Each place has one latest result, but two places can read alike (a device named
+    /// "iPhone 15, OS 18.2", and an iPhone 15 on OS 18.2), and a dashboard keeping the later of
+    /// two testcases of one name would hide a failure behind a pass.
+    struct TestcaseNames {
+        private var given: [String: Set<String>] = [:]
+
+        mutating func unique(_ name: String, in classname: String) -> String {
+            var candidate = name
+            var number = 1
+            while given[classname, default: []].contains(candidate) {
+                number += 1
+                candidate = "\(name) (\(number))"
+            }
+            given[classname, default: []].insert(candidate)
+            return candidate
+        }
+    }
+
+    /// A testcase's name: the check, and where it was tested when that is known.
     static func testcaseName(_ check: String, _ reported: ReportedResult?) -> String {
         guard let place = reported?.testedOn, !place.isEmpty else { return check }
         return "\(check) on \(place)"
@@ -71,10 +90,11 @@ enum JUnitReport {
 
     /// One check's testcase (on one device, or not run at all).
     private static func testcase(_ entry: ReleaseReport.CheckEntry, _ reported: ReportedResult?, in document: ReleaseReport.ProtocolEntry,
-                                 of report: ReleaseReport) -> [String] {
+                                 of report: ReleaseReport, names: inout TestcaseNames) -> [String] {
         var out: [String] = []
         let time = reported?.result.activeSeconds.map(seconds) ?? "0"
-        out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(testcaseName(entry.reference.check.id, reported)))\" time=\"\(time)\">")
+        let name = names.unique(testcaseName(entry.reference.check.id, reported), in: document.id)
+        out.append("    <testcase classname=\"\(x(document.id))\" name=\"\(x(name))\" time=\"\(time)\">")
         var properties = [("release", report.release), ("profile", entry.reference.check.profile)]
         if let reported {
             properties += [("build", reported.build), ("device", reported.device)]
@@ -138,14 +158,15 @@ enum JUnitReport {
 
     /// Results of checks no longer in the protocols, a testcase each: a failure of one still
     /// fails the run, as it trips the report's gate.
-    private static func removedSuite(_ report: ReleaseReport) -> [String] {
+    private static func removedSuite(_ report: ReleaseReport, names: inout TestcaseNames) -> [String] {
         guard !report.removed.isEmpty else { return [] }
         let verdicts = report.removed.map(\.standing)
         var out = ["  <testsuite name=\"no longer in the protocols\" tests=\"\(verdicts.count)\" failures=\"\(verdicts.filter { $0 == .fail }.count)\" "
             + "errors=\"\(verdicts.filter { $0 == .blocked }.count)\" skipped=\"\(verdicts.filter { $0 == .skipped }.count + report.removed.filter(isNotApplicable).count)\" time=\"0\">"]
         for reported in report.removed {
             let name = reported.result.check.split(separator: "/", maxSplits: 1).map(String.init)
-            out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(testcaseName(name.last ?? "", reported)))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
+            let unique = names.unique(testcaseName(name.last ?? "", reported), in: name.first ?? "")
+            out.append("    <testcase classname=\"\(x(name.first ?? ""))\" name=\"\(x(unique))\" time=\"\(reported.result.activeSeconds.map(seconds) ?? "0")\">")
             let earlier = reported.failedEarlier.map { "; " + ReportPhrases.failedEarlier($0) } ?? ""
             let message = x("\(reported.result.verdict?.rawValue ?? "no verdict")\(earlier); the check is no longer in the protocols")
             switch reported.standing {
