@@ -26,4 +26,18 @@ extension ReleaseReport {
             (self.byCheck, self.first, self.last) = (byCheck, first, last)
         }
     }
+
+    /// The testers and devices a report names: its scope's (`ResultStore.participants`), and,
+    /// in a report of one build, those of the earlier builds' failures it carries: the report
+    /// says "fails on iPad Air (build 310)", and its header and OpenACR's evaluation methods
+    /// must not name the build's own devices and testers alone.
+    static func participants(_ store: ResultStore, release: String, build: String?, shown: [String: [ReportedResult]]) throws -> (testers: [String], devices: [String]) {
+        let own = try store.participants(release: release, build: build)
+        guard let build else { return own }
+        let carried = shown.values.joined().filter { $0.build != build }
+        func adding(_ names: [String], to list: [String]) -> [String] {
+            Set(list + names).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        return (adding(carried.map(\.tester).filter { !$0.isEmpty }, to: own.testers), adding(carried.map(\.device), to: own.devices))
+    }
 }

@@ -209,7 +209,7 @@ extension ReleaseReport {
         let builds = build.map { [$0] } ?? (depth == .allBuilds ? allBuilds : Array(allBuilds.suffix(2)))
         let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
         var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil, countFailures: countFailures)
-        let participants = try store.participants(release: release, build: build)
+        let participants = try participants(store, release: release, build: build, shown: byCheck)
         let chains = try store.chainDigests(release: release, through: build)
         let library = try protocols()
         // One hash per protocol, not one per check: hashing a document is the costly part.

@@ -37,6 +37,8 @@ import Testing
         }
         let markdown = try checkrun(["report", "--release", "2.4", "--build", "311"], in: folder)
         #expect(markdown.stdout.contains("fails on iPad Air (build 310): numbers overlap"), "\(markdown.stdout)")
+        // The header names the device the carried failure was found on, not the build's own alone.
+        #expect(markdown.stdout.contains("- Devices: iPad Air; iPhone 15"), "\(markdown.stdout)")
         // Tested again there, and passed: the failure no longer stands.
         try record(folder, build: "311", device: "iPad Air", ["--expected", "1=pass"])
         #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 0)
