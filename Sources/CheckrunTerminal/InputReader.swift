@@ -11,6 +11,10 @@ package final class InputReader {
     private var buffer: [UInt8] = []
     private var position = 0
     private var ended = false
+    /// Whether anything has been read yet: a byte-order mark that a Windows editor put before
+    /// the first answer of a file piped in is dropped, not taken as part of that answer (which
+    /// shows it to no one: "t 5" refused as no time).
+    private var readBefore = false
 
     /// A terminal sends Enter as one byte (CR in raw mode, LF in line mode), never as a CRLF
     /// pair split over two reads; files and pipes may hold CRLF split anywhere.
@@ -29,7 +33,10 @@ package final class InputReader {
             if count > 0 {
                 buffer.removeFirst(position)
                 position = 0
-                buffer.append(contentsOf: chunk[0..<count])
+                let byteOrderMark = !readBefore && chunk.starts(with: [0xEF, 0xBB, 0xBF]) && count >= 3 ? 3 : 0
+                readBefore = true
+                buffer.append(contentsOf: chunk[byteOrderMark..<count])
+                if buffer.isEmpty { continue }
                 return true
             }
             if count < 0 && errno == EINTR { continue }

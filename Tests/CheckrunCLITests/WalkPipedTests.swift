@@ -28,6 +28,9 @@ import Glibc
         #expect(result.stdout.contains("complete: 2 checks, 1 failed, 1 skipped."))
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(FileManager.default.fileExists(atPath: folder.path("checkrun.sqlite")), "the default database is ./checkrun.sqlite")
+        // A byte-order mark a Windows editor put before the first answer is not part of it.
+        let marked = try checkrun(["run", "--release", "2.4", "--build", "312", "--check", "tiny-target/touch-one-hand"], in: folder, input: "\u{FEFF}" + answers)
+        #expect(marked.stdout.contains("> t 1:20\nTime: 1 minute 20 seconds."), "\(marked.stdout)")
     }
 
     /// The walk's output closing (`checkrun run … | head -1`) stops it with the resume hint on
