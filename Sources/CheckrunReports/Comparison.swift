@@ -101,11 +101,11 @@ package struct BuildChange: Sendable {
 
 extension Comparison {
     /// Builds the comparison from the store's streamed rows; `known` are the checks that exist
-    /// now (nil when not known yet: see `markRemoved`), `countFailures` the skips holding a count
+    /// now (nil when not known yet: see `markRemoved`), `judge` finds the skips holding a count
     /// over its ceiling in the scopes' releases.
-    package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?, countFailures: CountFailures) throws -> Comparison {
+    package static func make(store: ResultStore, scopes: [ResultStore.BuildScope], threshold: Double, known: Set<String>?, judge: CountFailureJudge) throws -> Comparison {
         var (checks, currentCheck, devices): ([CheckComparison], String?, [String: DeviceFigures]) = ([], nil, [:])
-        let standing = StandingFailures(store: store, scopes: scopes, countFailures: countFailures)
+        let standing = StandingFailures(store: store, scopes: scopes, judge: judge)
 
         func flush() throws {
             guard let name = currentCheck else { return }

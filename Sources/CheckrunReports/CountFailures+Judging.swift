@@ -24,3 +24,41 @@ extension CountFailures {
         return CountFailures(failing)
     }
 }
+
+/// `CountFailures.judged`, asked for only when a skip or block is there to stand in front of a
+/// failure (most releases have none, and the question reads every result of a release), and
+/// then once.
+package final class CountFailureJudge {
+    private let store: ResultStore
+    private let releases: Set<String>
+    private let protocols: () throws -> ProtocolLibrary
+    private var judged: CountFailures?
+
+    package init(store: ResultStore, releases: Set<String>, protocols: @escaping () throws -> ProtocolLibrary) {
+        self.store = store
+        self.releases = releases
+        self.protocols = protocols
+    }
+
+    package func countFailures() throws -> CountFailures {
+        if let judged { return judged }
+        let found = try CountFailures.judged(in: store, releases: releases, protocols: protocols)
+        judged = found
+        return found
+    }
+}
+
+/// A protocol library loaded when first asked for, then kept.
+final class LibraryOnce {
+    private let load: () throws -> ProtocolLibrary
+    private var loaded: ProtocolLibrary?
+
+    init(_ load: @escaping () throws -> ProtocolLibrary) { self.load = load }
+
+    func value() throws -> ProtocolLibrary {
+        if let loaded { return loaded }
+        let library = try load()
+        loaded = library
+        return library
+    }
+}

@@ -63,18 +63,18 @@ extension Comparison {
     final class StandingFailures {
         private let store: ResultStore
         private let scopes: [ResultStore.BuildScope]
-        private let countFailures: CountFailures
+        private let judge: CountFailureJudge
         private var known: [Int: Set<TestedOn.Place>] = [:]
 
-        init(store: ResultStore, scopes: [ResultStore.BuildScope], countFailures: CountFailures) {
+        init(store: ResultStore, scopes: [ResultStore.BuildScope], judge: CountFailureJudge) {
             self.store = store
             self.scopes = scopes
-            self.countFailures = countFailures
+            self.judge = judge
         }
 
         func places(inScope index: Int) throws -> Set<TestedOn.Place> {
             if let places = known[index] { return places }
-            let places = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build, countFailures: countFailures)
+            let places = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build, countFailures: try judge.countFailures())
             known[index] = places
             return places
         }

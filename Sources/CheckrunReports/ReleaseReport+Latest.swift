@@ -12,10 +12,10 @@ extension ReleaseReport {
         var last: Date?
         var problems: [VerificationProblem] = []
 
-        init(_ store: ResultStore, release: String, build: String?, countFailures: CountFailures) throws {
+        init(_ store: ResultStore, release: String, build: String?, judge: CountFailureJudge) throws {
             var byCheck: [String: [ReportedResult]] = [:]
             var first: Date?, last: Date?
-            problems = try store.forEachLatestResult(release: release, build: build, countFailures: countFailures) { reported in
+            problems = try store.forEachLatestResult(release: release, build: build, countFailures: judge.countFailures) { reported in
                 byCheck[reported.result.check, default: []].append(reported)
                 first = min(first ?? reported.result.startedAt, reported.result.startedAt)
                 last = max(last ?? reported.result.updatedAt, reported.result.updatedAt)

@@ -185,7 +185,7 @@ extension ReleaseReport {
     /// Reads everything from the store first and asks for the protocols only then, so a caller
     /// can load and check the protocol files on another core meanwhile.
     package static func make(
-        store: ResultStore, loadingLibrary: () throws -> ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
+        store: ResultStore, loadingLibrary: @escaping () throws -> ProtocolLibrary, release: String, build: String?, threshold: Double = 20,
         history depth: History = .allBuilds, now: Date = Date()
     ) throws -> ReleaseReport {
         do {
@@ -196,22 +196,16 @@ extension ReleaseReport {
         }
         let allBuilds = try store.builds(release: release)
         // The protocols are asked for early only where a skip's count waits to be judged.
-        var loaded: ProtocolLibrary?
-        func protocols() throws -> ProtocolLibrary {
-            if let loaded { return loaded }
-            let library = try loadingLibrary()
-            loaded = library
-            return library
-        }
-        let countFailures = try CountFailures.judged(in: store, releases: [release], protocols: protocols)
-        let latest = try Latest(store, release: release, build: build, countFailures: countFailures)
+        let loaded = LibraryOnce(loadingLibrary)
+        let judge = CountFailureJudge(store: store, releases: [release], protocols: loaded.value)
+        let latest = try Latest(store, release: release, build: build, judge: judge)
         let (byCheck, shownResultProblems) = (latest.byCheck, latest.problems)
         let builds = build.map { [$0] } ?? (depth == .allBuilds ? allBuilds : Array(allBuilds.suffix(2)))
         let scopes = builds.map { ResultStore.BuildScope(release: release, build: $0) }
-        var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil, countFailures: countFailures)
+        var history = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: nil, judge: judge)
         let participants = try participants(store, release: release, build: build, shown: byCheck)
         let chains = try store.chainDigests(release: release, through: build)
-        let library = try protocols()
+        let library = try loaded.value()
         // One hash per protocol, not one per check: hashing a document is the costly part.
         var hashes: [String: String] = [:]
         for document in library.documents where hashes[document.id] == nil { hashes[document.id] = document.contentHash }

@@ -19,7 +19,7 @@ extension ResultStore {
     /// the newest build must fail as the whole release's report does: a pass on iOS 18.2 in
     /// build 311 says nothing of the failure on 17.5 in 310. Passes of earlier builds are not
     /// added: they are no evidence for this build.
-    func carryEarlierFailures(into latest: inout [ReportedResult], release: String, through earlier: String, countFailures: CountFailures,
+    func carryEarlierFailures(into latest: inout [ReportedResult], release: String, through earlier: String, countFailures: () throws -> CountFailures,
                               buildOrder: [String]) throws {
         let tested = Set(latest.map(\.place))
         var untested: [ReportedResult] = []
@@ -29,7 +29,7 @@ extension ResultStore {
         }
         // A skip holding its own failure (a count over its ceiling) is carried as a failure too.
         if untested.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-            try noteEarlierFailures(of: &untested, values + [countFailures.list], buildOrder: buildOrder)
+            try noteEarlierFailures(of: &untested, values + [try countFailures().list], buildOrder: buildOrder)
         }
         let carried = untested.filter { $0.standing == .fail }
         guard !carried.isEmpty else { return }

@@ -211,7 +211,7 @@ extension ResultStore {
     /// all, and their latest records (see `shownResultProblems`); a report states it beside
     /// what its cited verification finds.
     @discardableResult
-    package func forEachLatestResult(release: String, build: String?, countFailures: CountFailures,
+    package func forEachLatestResult(release: String, build: String?, countFailures: () throws -> CountFailures,
                                      _ body: (ReportedResult) throws -> Void) throws -> [VerificationProblem] {
         // The latest set is bounded by the release's checks and devices, not by the database:
         // gather it, then load every part in a query per table instead of one per result.
@@ -230,7 +230,7 @@ extension ResultStore {
             // behind a skip in this one, and where this one did not test at all.
             let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
             if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier), countFailures.list], buildOrder: ordered)
+                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier), try countFailures().list], buildOrder: ordered)
             }
             if build != nil {
                 try carryEarlierFailures(into: &latest, release: release, through: earlier, countFailures: countFailures, buildOrder: ordered)

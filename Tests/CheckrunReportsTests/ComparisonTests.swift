@@ -13,7 +13,7 @@ import Testing
     func compare(_ fixture: ReportFixture, _ builds: [String], threshold: Double = 20) throws -> Comparison {
         try Comparison.make(store: fixture.store, scopes: builds.map { ResultStore.BuildScope(release: "2.4", build: $0) },
                             threshold: threshold, known: Set(fixture.library.allChecks.map(\.name)),
-                            countFailures: try CountFailures.judged(in: fixture.store, releases: ["2.4"], protocols: { fixture.library }))
+                            judge: CountFailureJudge(store: fixture.store, releases: ["2.4"], protocols: { fixture.library }))
     }
 
     @Test func mediansAcrossAttemptsAndTestersAndTheFlagsTheyRaise() throws {

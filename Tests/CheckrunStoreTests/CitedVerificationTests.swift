@@ -166,7 +166,7 @@ import Testing
     /// The problems a report of release 2.4 would state.
     static func reportProblems(_ store: ResultStore) throws -> [VerificationProblem] {
         let cited = try store.verifier().verify(sessions: try store.sessionIDs(release: "2.4", through: nil), release: "2.4", depth: .cited)
-        let shown = try store.forEachLatestResult(release: "2.4", build: nil, countFailures: .none) { _ in }
+        let shown = try store.forEachLatestResult(release: "2.4", build: nil, countFailures: { .none }) { _ in }
         return cited.problems + shown + cited.fileProblems.map { VerificationProblem(session: UUID(), sequence: nil, message: $0) }
     }
 

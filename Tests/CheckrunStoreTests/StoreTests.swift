@@ -206,17 +206,17 @@ extension StoreTests {
         try save(second, attempt: 4, verdict: nil, at: 900)    // unfinished: not a result yet
         try save(other, attempt: 1, verdict: .blocked, at: 50)
         var latest: [String: ReportedResult] = [:]
-        try store.forEachLatestResult(release: "2.4", build: nil, countFailures: .none) { latest[$0.device] = $0 }
+        try store.forEachLatestResult(release: "2.4", build: nil, countFailures: { .none }) { latest[$0.device] = $0 }
         #expect(latest["iPhone 15"]?.result.attempt == 3)
         #expect(latest["iPhone 15"]?.result.verdict == .pass)
         var inOld: [ReportedResult] = []
-        try store.forEachLatestResult(release: "2.4", build: "310", countFailures: .none) { inOld.append($0) }
+        try store.forEachLatestResult(release: "2.4", build: "310", countFailures: { .none }) { inOld.append($0) }
         #expect(inOld.first?.result.attempt == 2 && inOld.first?.result.verdict == .fail, "within one build: same moment, the higher attempt")
         #expect(latest["iPhone 15"]?.attempts == 1, "finished results in the latest's build on that device: attempts are numbered per build")
         #expect(inOld.first?.attempts == 2)
         #expect(latest["iPad"]?.result.verdict == .blocked)
         var inBuild: [ReportedResult] = []
-        try store.forEachLatestResult(release: "2.4", build: "311", countFailures: .none) { inBuild.append($0) }
+        try store.forEachLatestResult(release: "2.4", build: "311", countFailures: { .none }) { inBuild.append($0) }
         #expect(inBuild.map(\.device) == ["iPad", "iPhone 15"])
         #expect(inBuild.map(\.result.attempt) == [1, 3])
     }

@@ -30,7 +30,7 @@ import Testing
         try save(store, failing, .fail, at: 100, failedOutcome: true)
         try save(store, passing, .pass, at: 200)
         var latest: [ReportedResult] = []
-        try store.forEachLatestResult(release: "2.4", build: nil, countFailures: .none) { latest.append($0) }
+        try store.forEachLatestResult(release: "2.4", build: nil, countFailures: { .none }) { latest.append($0) }
         #expect(latest.map(\.osVersion) == ["17.5", "18.2"])
         #expect(latest.map(\.result.verdict) == [.pass, .fail], "the later pass on 17.5 does not hide the failure on 18.2")
         #expect(latest.map(\.testedOn) == ["iPhone 15, OS 17.5", "iPhone 15, OS 18.2"])
@@ -51,7 +51,7 @@ import Testing
         try save(store, passedElsewhere, .pass, at: 300)
         try save(store, skippedElsewhere, .skipped, at: 400)
         var latest: [String: ReportedResult] = [:]
-        try store.forEachLatestResult(release: "2.4", build: nil, countFailures: .none) { latest[$0.osVersion] = $0 }
+        try store.forEachLatestResult(release: "2.4", build: nil, countFailures: { .none }) { latest[$0.osVersion] = $0 }
         #expect(latest["18.2"]?.failedEarlier?.build == "310" && latest["18.2"]?.failedEarlier?.elsewhere == nil && latest["18.2"]?.standing == .fail)
         #expect(latest["17.5"]?.failedEarlier?.elsewhere == "iPhone 15, OS 18.2" && latest["17.5"]?.standing == .fail,
                 "17.5 passed before its skip, but 18.2's failure was never shown fixed")

@@ -51,9 +51,8 @@ struct CompareCommand: CheckrunCommand {
         let scopes = try resolveScopes(arguments, store, warn: context.warn)
         let library = try context.loadProtocols(orStoredIn: store)
         let verification = CitedEvidence.start(try store.sessionIDs(through: scopes), release: Set(scopes.map(\.release)).count == 1 ? scopes.first?.release : nil, in: store)
-        let countFailures = try CountFailures.judged(in: store, releases: Set(scopes.map(\.release)), protocols: { library })
-        var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)),
-                                             countFailures: countFailures)
+        let judge = CountFailureJudge(store: store, releases: Set(scopes.map(\.release)), protocols: { library })
+        var comparison = try Comparison.make(store: store, scopes: scopes, threshold: threshold, known: Set(library.allChecks.map(\.name)), judge: judge)
         comparison.judge(by: library)
         comparison.unverifiedProblems = try CitedEvidence.check(verification, context, shown: comparison.shownResultProblems)
         let rendered = format.render(comparison)
