@@ -1,5 +1,6 @@
 import CheckrunModel
 import CheckrunStore
+import Foundation
 
 /// What a report says of results recorded against another version of their protocol than the
 /// one in the folder, from the versions the database keeps.
@@ -63,6 +64,18 @@ extension ReleaseReport {
             }
         }
         return entries
+    }
+
+    /// The criteria each failure of `entries` (from `entriesAsAnswered`) counts against beyond
+    /// its check's current ones, by result id.
+    static func criteriaAsAnswered(_ entries: [CheckEntry], beside checks: [CheckEntry]) -> [UUID: [String]] {
+        let current = Dictionary(checks.map { ($0.reference.name, Set($0.reference.criteria)) }, uniquingKeysWith: { first, _ in first })
+        var found: [UUID: [String]] = [:]
+        for entry in entries {
+            let beyond = entry.reference.criteria.filter { !(current[entry.reference.name]?.contains($0) ?? false) }
+            for reported in entry.results { found[reported.result.id, default: []] += beyond.filter { !(found[reported.result.id] ?? []).contains($0) } }
+        }
+        return found
     }
 
     /// Checks no longer in the protocols that failed, answered against a version the database

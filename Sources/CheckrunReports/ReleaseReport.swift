@@ -95,6 +95,10 @@ package struct ReleaseReport: Sendable {
     /// Failed checks whose WCAG criteria are unknown (`failuresWithUnknownCriteria`), when the
     /// report was written anyway (`--unverified`): the WCAG terms do not count them.
     package var unknownCriteria: [String] = []
+    /// For a failure counted against the criteria of the version it was answered against
+    /// (`entriesAsAnswered`), those the check does not map to now, by result id: CSV's and
+    /// JSON's rows name them beside the current ones, as the WCAG table counts them.
+    package var criteriaAsAnswered: [UUID: [String]] = [:]
 
     /// Whether the report was written with nothing wrong in what it rests on.
     package var isVerified: Bool { unverifiedProblems == nil && unknownCriteria.isEmpty }
@@ -233,6 +237,7 @@ extension ReleaseReport {
             firstResult: latest.first, lastResult: latest.last, protocols: protocols, checks: checks, removed: removed,
             criteria: criteria(checks + removedEntries + answeredEntries, library), profiles: profiles(checks),
             chains: chains, shownResultProblems: shownResultProblems + history.shownResultProblems.filter { !shownResultProblems.contains($0) }, history: history)
+        report.criteriaAsAnswered = criteriaAsAnswered(answeredEntries, beside: checks)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
         return report
     }

@@ -1,3 +1,4 @@
+import CheckrunModel
 import CheckrunStore
 import CheckrunTestSupport
 import Foundation
@@ -108,6 +109,12 @@ import Testing
         let markdown = try run(["report", "--release", "1"])
         #expect(markdown.stdout.contains("| 2.5.5 Target Size (Enhanced) | AAA | Partially Supports |"), "\(markdown.stdout)")
         #expect(markdown.stdout.contains("| 1.1.1 Non-text Content | A | Does Not Support |"), "the current mapping counts it too")
+        // The failure's own row names both, so a spreadsheet filtered by 2.5.5 finds it.
+        let csv = try run(["report", "--release", "1", "--format", "csv"]).stdout
+        #expect(csv.contains("1.1.1 Does Not Support") && csv.contains("2.5.5 Partially Supports: ") && csv.contains("(mapped here by the version it failed against)"), "\(csv)")
+        let json = try JSONParser.parse(try run(["report", "--release", "1", "--format", "json"]).stdout)
+        let failed = json["checks"]?.arrayValue?.first { $0["check"]?.stringValue == "demo/a" }?["results"]?.arrayValue?.first
+        #expect(failed?["criteriaAsAnswered"]?.arrayValue?.map { $0.stringValue } == ["2.5.5"], "\(String(describing: failed))")
         // Skipped since, against the current version: the failure behind the skip still counts
         // by the version it was answered against.
         #expect(try run(["record", "--release", "1", "--build", "2", "--check", "demo/a", "--verdict", "skipped"]).status == 0)

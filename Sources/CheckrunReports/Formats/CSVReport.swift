@@ -25,7 +25,7 @@ enum CSVReport {
                 (result.activeSeconds.map { Decimals.fixed($0, places: 1) } ?? "", true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
                 (String(reported.amendments), true), (reported.amendReason ?? "", false),
-                (outcomeNotes(result), false), (report.product ?? "", false), (criteria(reference, terms), false),
+                (outcomeNotes(result), false), (report.product ?? "", false), (criteria(reference, terms, asAnswered: report.criteriaAsAnswered[result.id] ?? []), false),
                 (attachments(report, reported), false),
                 // A skip or block behind which a failure stands: the row's check counts as failed.
                 (reported.failedEarlier.map { "build \($0.build), attempt \($0.attempt)" + ($0.elsewhere.map { ", on \($0)" } ?? "") } ?? "", false),
@@ -42,9 +42,12 @@ enum CSVReport {
 
     /// The criteria the row's check maps, each with its term and coverage, as the WCAG table has
     /// them: "2.5.8 Incomplete: 1 of 7 mapped checks passed; 6 not run.", one a line.
-    static func criteria(_ reference: CheckReference?, _ terms: [String: ReleaseReport.CriterionRow]) -> String {
-        (reference?.criteria ?? []).compactMap { number in
-            terms[number].map { "\(number) \($0.conformance.rawValue): \($0.coverage.sentence)" }
+    /// A failure counted by the version it was answered against names that version's criteria
+    /// too (`asAnswered`), marked, so a spreadsheet filtered by criterion finds it.
+    static func criteria(_ reference: CheckReference?, _ terms: [String: ReleaseReport.CriterionRow], asAnswered: [String] = []) -> String {
+        let lines = (reference?.criteria ?? []).map { ($0, "") } + asAnswered.map { ($0, " (mapped here by the version it failed against)") }
+        return lines.compactMap { number, mark in
+            terms[number].map { "\(number) \($0.conformance.rawValue): \($0.coverage.sentence)\(mark)" }
         }.joined(separator: "\n")
     }
 

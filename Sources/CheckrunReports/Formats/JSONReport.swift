@@ -95,6 +95,7 @@ enum JSONReport {
     }
 
     static func result(_ reported: ReportedResult, _ check: Check?, _ report: ReleaseReport) -> JSONValue {
+        let criteriaAsAnswered = JSONValue.array((report.criteriaAsAnswered[reported.result.id] ?? []).map { JSONNode(.string($0)) })
         let result = reported.result
         return object([
             ("check", .string(result.check)),
@@ -132,6 +133,7 @@ enum JSONReport {
             })),
             ("protocolHash", .string(result.protocolHash)),
             ("answeredEarlierVersion", .bool(reported.answeredCheck != nil || reported.answeredUnkeptVersion)),
+            ("criteriaAsAnswered", criteriaAsAnswered),
             ("updatedAt", .string(ReportPhrases.timestamp(result.updatedAt))),
         ])
     }
