@@ -183,6 +183,12 @@ extension ServerAddressTests {
         // A name written as a path is a file, whatever it holds; a plain name without credentials too.
         #expect(ServerAddressText.holdsLooseCredentials("postgresq:u:s3cret@db") && !ServerAddressText.holdsLooseCredentials("./a:b@c.sqlite"))
         #expect(!ServerAddressText.holdsLooseCredentials("team@2024.sqlite") && !ServerAddressText.holdsLooseCredentials("postgres.backup.sqlite"))
+        // A file's name holding a time and an "@" is a file's name: not refused, and shown as it
+        // is where it cannot be an address (a "user:secret@host" one is masked, harmlessly).
+        for name in ["dbs/2024-05-01T10:30@ipad.sqlite", "run 10:30@ipad.sqlite", "/tmp/QA 10:30@ipad/team.sqlite"] {
+            #expect(!ServerAddressText.holdsLooseCredentials(name) && passwords(name).isEmpty, "\(name)")
+        }
+        #expect(!ServerAddressText.holdsLooseCredentials("file:qa@team.sqlite") && !ServerAddressText.holdsLooseCredentials("release-2.4:build@311.sqlite"))
     }
 
     /// A mistyped scheme is refused, not made a file named after the password; and no echo of
