@@ -8,7 +8,9 @@ struct MergeCommand: CheckrunCommand {
         abstract: "Bring other checkrun databases or export files into this database.",
         discussion: """
         Every session and attempt is kept; a session already here gains only the records it lacks, so
-        merging the same file twice adds nothing. Each source's chains are checked first. A session
+        merging the same file twice adds nothing. Each source's chains are checked first, and a
+        database's tables against its records, as `verify` checks them (a record deleted from the end
+        of a chain shows only there): a source that fails is refused whole. A session
         with the same id but other content is a conflict: it is reported and nothing is written.
         Every source is checked whole before anything is written, so a bad source changes nothing.
         Sessions are then written in batches of about half a second, so a walk saving beside a long
