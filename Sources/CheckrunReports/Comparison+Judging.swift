@@ -13,7 +13,9 @@ extension Comparison {
         for index in checks.indices {
             if let check = library.check(named: checks[index].check)?.check {
                 for build in checks[index].builds.indices where check.hasCountOverCeiling(checks[index].builds[build]?.setAsideCounts ?? [:]) {
+                    let tested = checks[index].builds[build]?.osVersions.tested ?? []
                     checks[index].builds[build]?.verdict = .fail
+                    checks[index].builds[build]?.osVersions.failed = tested
                 }
             }
             checks[index].changes = Self.changes(checks[index].builds, threshold, directions[checks[index].check] ?? [:])

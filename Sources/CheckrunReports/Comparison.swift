@@ -77,6 +77,14 @@ package struct BuildFigures: Sendable, Equatable {
     /// The latest result's counts, when it was skipped or blocked: a count over its ceiling
     /// makes it a failure (see `judge`).
     package var setAsideCounts: [String: Int] = [:]
+    /// The OS versions the device was tested on in the build, and those it failed on: a pass
+    /// is "fixed" only where the build before failed on none it did not test again.
+    package var osVersions = OSVersions()
+
+    package struct OSVersions: Sendable, Equatable {
+        package var tested: Set<String> = []
+        package var failed: Set<String> = []
+    }
 }
 
 /// How a verdict moved from one build to the next.
@@ -142,7 +150,7 @@ extension Comparison {
                         results: gathered.counts[index], medianSeconds: Statistics.median(gathered.times[index]),
                         medianCounters: gathered.counters[index].compactMapValues(Statistics.median),
                         verdict: verdict, protocolHash: newest.hash, checkText: try keptText(newest.hash), resultRow: newest.row,
-                        setAsideCounts: setAside)
+                        setAsideCounts: setAside, osVersions: gathered.osVersions(in: index, verdict: verdict))
                 }
                 checks.append(CheckComparison(check: name, device: device, builds: figures, changes: changes(figures, threshold),
                                               removed: known.map { !$0.contains(name) } ?? false))
@@ -200,7 +208,11 @@ extension Comparison {
                 continue
             }
             change.verdictChange = verdictChange(before.verdict, after.verdict)
-            if change.verdictChange == .fixed && after.notApplicable { change.verdictChange = .changed }
+            // A pass made only of outcomes not applicable, or on other OS versions than the
+            // failure, shows no fix: "changed", as `report` still counts a failure not tested again.
+            if change.verdictChange == .fixed && (after.notApplicable || !before.osVersions.failed.isSubset(of: after.osVersions.tested)) {
+                change.verdictChange = .changed
+            }
             if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
             if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
             // By the check's own text where both versions are kept, else by the protocol's hash.

@@ -47,6 +47,14 @@ extension Comparison {
             }
         }
 
+        /// The OS versions tested in a build, and those failed on (all of them when the verdict
+        /// is a failure no OS version's latest result holds: a count judged over its ceiling).
+        func osVersions(in scope: Int, verdict: Verdict) -> BuildFigures.OSVersions {
+            let tested = Set(latestOnOS[scope].keys)
+            let failed = Set(latestOnOS[scope].filter { $0.value.verdict == .fail }.keys)
+            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed)
+        }
+
         /// The result that stands for the device in a build: the newest failure among the OS
         /// versions' latest results, else the newest set aside holding counts (judged against
         /// their ceilings by the caller), else the newest.

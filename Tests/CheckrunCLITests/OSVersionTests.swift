@@ -26,6 +26,20 @@ import Testing
         try record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
     }
 
+    /// A pass on another OS version than the failure is no fix there: `compare` reads
+    /// "changed", as `report --build` still counts the failure; tested again, "fixed".
+    @Test func compareCallsAFailureFixedOnlyWhereItWasTestedAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "numbers overlap"])
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=pass"])
+        let elsewhere = try checkrun(["compare", "--release", "2.4"], in: folder).stdout
+        #expect(elsewhere.contains("310 → 311: changed") && !elsewhere.contains("fixed"), "\(elsewhere)")
+        #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 3)
+        try record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        #expect(try checkrun(["compare", "--release", "2.4"], in: folder).stdout.contains("310 → 311: fixed"))
+    }
+
     @Test func aPassOnOneOSVersionDoesNotHideAFailureOnAnother() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
