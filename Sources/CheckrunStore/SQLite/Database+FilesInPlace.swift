@@ -36,7 +36,9 @@ extension Database {
     /// doubled a commit's time.
     func companionsGone() -> CompanionsGone {
         guard let names = fileNames() else { return [] }
-        if files.open.count == 2, let gone = goneByKnownDescriptors(names) { return gone }
+        // What the known descriptors show gone is looked at again by a scan: they may have been
+        // another connection's of this process, deleted as it closed.
+        if files.open.count == 2, goneByKnownDescriptors(names)?.isEmpty == true { return [] }
         return scanForCompanions(names)
     }
 
@@ -52,11 +54,17 @@ extension Database {
         return gone
     }
 
+    /// A companion is gone when this process has it open and no descriptor of it holds the
+    /// file at its name. The descriptors are the process's, not this connection's alone: one
+    /// of another connection closing (a test's or a benchmark's threads) may name a log that
+    /// connection deleted as the last to leave, while this one holds the new log; so one
+    /// descriptor holding the file at the name is enough. A process of one writing connection,
+    /// as every command is, reads the same either way.
     private func scanForCompanions(_ names: (main: [UInt8], log: [UInt8], index: [UInt8])) -> CompanionsGone {
         guard let folder = opendir("/proc/self/fd") else { return [] }
         defer { closedir(folder) }
         let deleted = Array(" (deleted)".utf8)
-        var gone: CompanionsGone = []
+        var seen: CompanionsGone = [], inPlace: CompanionsGone = []
         files.open = []
         var target = [CChar](repeating: 0, count: 4097)
         while let entry = readdir(folder) {
@@ -67,14 +75,14 @@ extension Database {
             let opened = target[0..<length].map { UInt8(bitPattern: $0) }
             for (companion, kind) in [(names.log, CompanionsGone.log), (names.index, CompanionsGone.index)]
             where opened == companion || opened == companion + deleted {
+                seen.insert(kind)
                 var open = stat()
-                if fstat(descriptor, &open) == 0, !files.open.contains(where: { $0.kind == kind }) {
-                    files.open.append((kind, descriptor, UInt64(open.st_dev), UInt64(open.st_ino)))
-                }
-                if opened == companion + deleted || !Self.holds(companion, descriptor) { gone.insert(kind) }
+                guard opened == companion, Self.holds(companion, descriptor), fstat(descriptor, &open) == 0 else { continue }
+                inPlace.insert(kind)
+                if !files.open.contains(where: { $0.kind == kind }) { files.open.append((kind, descriptor, UInt64(open.st_dev), UInt64(open.st_ino))) }
             }
         }
-        return gone
+        return seen.subtracting(inPlace)
     }
 
     /// Whether the name holds the file open at `descriptor`.
@@ -152,11 +160,15 @@ extension Database {
     }
 
     /// Inside a write transaction, after its lock was taken (waiting for it, the companions may
-    /// have gone): rolls back and stops writing, as `requireCompanionsInPlace` says.
+    /// have gone): rolls back and stops writing, as `requireCompanionsInPlace` says. Found in
+    /// place after all when looked at again (the log copied into the file, say), the write
+    /// goes on in a transaction taken anew: never in none, where each statement would commit
+    /// on its own and the transaction's COMMIT fail ("no transaction is active").
     func requireCompanionsStillInPlace() throws {
         guard !companionsGone().isEmpty else { return }
         try? execute("ROLLBACK")
         try requireCompanionsInPlace()
+        try execute("BEGIN IMMEDIATE")
     }
 
     /// Refuses to write once the file this connection opened is no longer at its path (deleted,
