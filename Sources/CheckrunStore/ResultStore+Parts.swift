@@ -42,7 +42,7 @@ extension ResultStore {
         let places = results.indices.filter { results[$0].verdict == .skipped || results[$0].verdict == .blocked }
         guard !places.isEmpty else { return [] }
         var setAside = places.map { results[$0] }
-        try loadOutcomes(of: &setAside, ids: [.text("[" + setAside.map { "\"\($0.id.storageText)\"" }.joined(separator: ",") + "]")])
+        try loadOutcomes(of: &setAside, ids: [.idList(setAside.map(\.id))])
         for (place, result) in zip(places, setAside) { results[place] = result }
         return Set(places)
     }

@@ -67,6 +67,6 @@ package struct CountFailures: Sendable, Equatable {
 
     /// The ids as the statements take them: a JSON list, in order.
     var list: SQLValue {
-        .text("[" + results.map { "\"\($0.storageText)\"" }.sorted().joined(separator: ",") + "]")
+        .idList(results.sorted { $0.storageText < $1.storageText })
     }
 }

@@ -16,6 +16,12 @@ package enum SQLValue: Sendable, Equatable {
     package init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
     package init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
     package init(_ value: Date?) { self = value.map { .real($0.timeIntervalSince1970) } ?? .null }
+
+    /// Ids as the statements take a list of them (`json_each(?)`, a server's `checkrun_list`):
+    /// a JSON list of their stored spellings, in the order given.
+    static func idList<Ids: Sequence>(_ ids: Ids) -> SQLValue where Ids.Element == UUID {
+        .text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")
+    }
 }
 
 /// One row of a query result, read by column index, from either engine.

@@ -9,11 +9,10 @@ extension ResultStore {
     /// this adds the outcomes, stopwatch and attachments of the results shown.
     func shownResultProblems(_ results: [CheckResult]) throws -> [VerificationProblem] {
         guard !results.isEmpty else { return [] }
-        let list = "[" + results.map { "\"\($0.id.storageText)\"" }.joined(separator: ",") + "]"
         var latest: [(sequence: Int, payload: String)?] = Array(repeating: nil, count: results.count)
         try database.forEach(
             "SELECT ids.key, r.session_id, r.sequence, r.payload FROM json_each(?) ids JOIN records r ON r.result_id = ids.value",
-            [.text(list)]
+            [.idList(results.map(\.id))]
         ) { row in
             // A record under the id in another session holds another result: the chain check
             // beside the report names it.

@@ -7,7 +7,7 @@ extension ResultStore {
     /// own takes 64 sessions at a time, a report verifying beside its own work 16. The tables
     /// are read first, so each record is compared with them as it streams past.
     func verifyGroup(_ ids: [UUID], depth: VerificationDepth = .everything, into report: inout VerificationReport) throws {
-        let list: [SQLValue] = [.text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")]
+        let list: [SQLValue] = [.idList(ids)]
         var sessions: [UUID: Session] = [:]
         try database.forEach("SELECT \(Self.sessionColumns) FROM sessions WHERE id IN (SELECT value FROM json_each(?))", list) { row in
             if let session = Self.readSession(row) { sessions[session.id] = session }
