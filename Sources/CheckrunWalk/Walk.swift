@@ -282,8 +282,8 @@ package struct Walk: Sendable {
             guard let seconds = Durations.parse(value) else {
                 return [.say("\"\(DisplayText.neutralised(value))\" is not a time. Type t 80 (seconds), t 1:20 (minutes:seconds) or t 1m20s.")]
             }
-            guard seconds <= 24 * 3600 else {
-                return [.say("\(Durations.spoken(seconds)) is more than a day; type the time the task took, e.g. t 1:20.")]
+            if let problem = Durations.typedTimeProblem(seconds) {
+                return [.say("\(problem); type the time the task took, e.g. t 1:20, or press Enter to time it.")]
             }
             results[index].stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: date))
             var lines: [WalkEvent] = [.say("Time: \(Durations.spoken(seconds)).")]

@@ -148,6 +148,7 @@ import Testing
         #expect(newer.status == 1)
         #expect(newer.stderr.contains("written by a newer checkrun"), "\(newer.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")), "a refused merge leaves no new database behind")
+        #expect(newer.stderr.contains("Nothing was merged; c.sqlite was not created."), "not 'unchanged': \(newer.stderr)")
         let missing = try checkrun(["merge", "nowhere.sqlite", "--db", "d.sqlite"], in: folder)
         #expect(missing.status == 1 && !FileManager.default.fileExists(atPath: folder.path("d.sqlite")))
     }
@@ -166,6 +167,23 @@ import Testing
 }
 
 extension AttackRegressionTests {
+    /// A time of nothing was kept as "0 seconds" and counted in the report's medians as a
+    /// task that took none; `record` and `amend` refuse it as the walk does, and save nothing.
+    @Test func aTimeOfNothingIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try recordOne(folder)
+        let scope = ["--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--db", "a.sqlite"]
+        for seconds in ["0", "0:00", "0.01"] {
+            let recorded = try checkrun(["record", "--release", "2.4", "--build", "312", "--check", "tiny-target/touch-one-hand", "--verdict", "pass", "--seconds", seconds, "--db", "a.sqlite"], in: folder)
+            #expect(recorded.status == 2 && recorded.stderr.contains("--seconds '\(seconds)': 0 seconds is no time for a task"), "\(recorded.stderr)")
+            let amended = try checkrun(["amend", "--seconds", seconds, "--reason", "typo"] + scope, in: folder)
+            #expect(amended.status == 2 && amended.stderr.contains("is no time for a task"), "\(amended.stderr)")
+        }
+        let sessions = try checkrun(["sessions", "--db", "a.sqlite"], in: folder)
+        #expect(!sessions.stdout.contains("312"), "nothing was saved: \(sessions.stdout)")
+    }
+
     /// SIGTERM or Ctrl-C in the middle of writing a file leaves no temporary file and the old
     /// file whole.
     @Test(.hangGuard)

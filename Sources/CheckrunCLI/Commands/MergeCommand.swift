@@ -59,7 +59,9 @@ struct MergeCommand: CheckrunCommand {
         // A merge is not interactive: behind another long merge it may wait minutes, not seconds.
         store.waitWhenBusy(seconds: 600)
         do {
-            return try merge(sources, into: store, context)
+            // A refused merge leaves the target as it was: a file this merge would have made is not made.
+            let untouched = created ? "\(context.databaseName) was not created" : "\(context.databaseName) is unchanged"
+            return try merge(sources, into: store, context, untouched: untouched)
         } catch {
             // A target this merge created and nothing landed in is removed again.
             if created, (try? store.holdsNoSession()) == true {
@@ -77,7 +79,7 @@ struct MergeCommand: CheckrunCommand {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
-    private static func merge(_ sources: [any SessionSource], into store: ResultStore, _ context: CommandContext) throws -> Int32 {
+    private static func merge(_ sources: [any SessionSource], into store: ResultStore, _ context: CommandContext, untouched: String) throws -> Int32 {
         var lastProgress = Date()
         let summaries: [MergeSummary]
         do {
@@ -87,9 +89,9 @@ struct MergeCommand: CheckrunCommand {
                 context.printError("\(progress.writing ? "Merging" : "Checking") \(progress.source): \(progress.records) record\(progress.records == 1 ? "" : "s")…")
             }
         } catch let conflict as MergeConflict {
-            throw CommandFailure("\(conflict.description). \(context.databaseName) is unchanged.")
+            throw CommandFailure("\(conflict.description). \(untouched).")
         } catch let error as ExportFileError {
-            throw CommandFailure("\(error.description). Nothing was merged; \(context.databaseName) is unchanged.")
+            throw CommandFailure("\(error.description). Nothing was merged; \(untouched).")
         } catch let error as StoreError {
             throw CommandFailure("\(error.message). Sessions merged before this point are kept whole; run the same merge again to complete it.")
         }

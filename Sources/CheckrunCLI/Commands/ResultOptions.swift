@@ -13,8 +13,8 @@ enum ResultOptions {
         guard let value = Durations.parse(text) else {
             throw UsageError("--seconds '\(text)' is not a time; use seconds (80), m:ss (1:20) or 1m20s", command: command)
         }
-        guard value <= 24 * 3600 else {
-            throw UsageError("--seconds '\(text)' is more than a day; one check's time is at most 24 hours (86400)", command: command)
+        if let problem = Durations.typedTimeProblem(value) {
+            throw UsageError("--seconds '\(text)': \(problem); give the time the task took, from a tenth of a second to 24 hours (86400)", command: command)
         }
         return value
     }

@@ -54,23 +54,10 @@ struct WalkRunner {
             lastStopwatchPrompt = prompt.mode == .stopwatch ? prompt.text : nil
             let input: String
             if prompt.mode == .stopwatch, let terminal {
-                // Raw mode lasts while the stopwatch runs, so quick keys are never lost between prompts.
-                context.flush()
-                terminal.enterRawMode()
-                let key = terminal.readKey(from: reader, keys: Walk.stopwatchKeys)
-                switch key {
-                case .enter: input = ""
-                case .character(let character): input = String(character)
-                case .pasted(let text):
-                    // A file dropped on the terminal while the timer runs is attached; other
-                    // pasted text is no key, and nothing is done with it.
-                    guard let path = droppedFile(text) else {
-                        context.print("That was \(text.count == 1 ? "1 character" : "\(text.count) characters") pasted or dropped on the terminal, not keys; nothing was done with them. \(prompt.text)")
-                        continue loop
-                    }
-                    input = "a " + path
-                case .interrupt: ending = .interrupted; break loop
-                case .endOfInput: ending = .endOfInput; break loop
+                switch readStopwatchKey(terminal, reader, prompt) {
+                case .input(let key): input = key
+                case .askAgain: continue loop
+                case .end(let end): ending = end; break loop
                 }
             } else {
                 terminal?.restore()
@@ -97,6 +84,32 @@ struct WalkRunner {
         }
         terminal?.restore()
         return try finish(ending)
+    }
+
+    /// What one key read while the timer runs comes to.
+    private enum StopwatchKey {
+        case input(String), askAgain, end(Ending)
+    }
+
+    /// Reads one key in raw mode, which lasts while the stopwatch runs, so quick keys are
+    /// never lost between prompts.
+    private func readStopwatchKey(_ terminal: Terminal, _ reader: InputReader, _ prompt: Prompt) -> StopwatchKey {
+        context.flush()
+        terminal.enterRawMode()
+        switch terminal.readKey(from: reader, keys: Walk.stopwatchKeys) {
+        case .enter: return .input("")
+        case .character(let character): return .input(String(character))
+        case .pasted(let text):
+            // A file dropped on the terminal while the timer runs is attached; other
+            // pasted text is no key, and nothing is done with it.
+            guard let path = droppedFile(text) else {
+                context.print("That was \(text.count == 1 ? "1 character" : "\(text.count) characters") pasted or dropped on the terminal, not keys; nothing was done with them. \(prompt.text)")
+                return .askAgain
+            }
+            return .input("a " + path)
+        case .interrupt: return .end(.interrupted)
+        case .endOfInput: return .end(.endOfInput)
+        }
     }
 
     /// Why a line read is not taken as an answer, if it is not; the question is asked again.

@@ -28,6 +28,18 @@ package enum Durations {
         return found ? total : nil
     }
 
+    /// The longest a typed time may be: one check's task, not a day's work.
+    package static let longestTyped = 24 * 3600.0
+
+    /// Why a time read from what a tester typed cannot be a task's time, if it cannot: none at
+    /// all (said as "0 seconds", so a report's medians would count a task that was not timed)
+    /// or more than a day. The walk, `record` and `amend` ask this one question.
+    package static func typedTimeProblem(_ seconds: Double) -> String? {
+        if seconds < 0.05 { return "\(spoken(seconds)) is no time for a task" }
+        if seconds > longestTyped { return "\(spoken(seconds)) is more than a day" }
+        return nil
+    }
+
     /// "12.4 seconds", "1 minute 20 seconds": a time in words, as a screen reader should say it.
     package static func spoken(_ seconds: Double) -> String {
         // A time edited by hand into the database: said as it is, never a trap.
