@@ -15,6 +15,10 @@ package enum Key: Sendable, Equatable {
     /// Several characters at once, one of them no key: text pasted or a file dropped on the
     /// terminal, read whole so that none is taken for a key.
     case pasted(String)
+    /// A key that types no character: an arrow, Tab, Backspace, a function key. Answered, so
+    /// that a tester who pressed one, perhaps by a screen reader's or switch's command, hears
+    /// that it did nothing rather than silence.
+    case unused
 }
 
 /// The controlling terminal on standard input: raw mode for single keys, and the promise
@@ -70,9 +74,11 @@ package final class Terminal {
             case 0x04: return .endOfInput
             case 0x1B:
                 reader.discardEscapeSequence()
-                continue
+                return .unused
             case 0x20...0x7E: return .character(Character(Unicode.Scalar(byte)))
-            default: continue
+            // A byte of a character split across reads is no key of its own: passed over.
+            case 0x80...: continue
+            default: return .unused
             }
         }
     }

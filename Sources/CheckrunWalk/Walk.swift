@@ -211,6 +211,9 @@ package struct Walk: Sendable {
 
     /// The keys the running timer acts on, one a keystroke (either case): several characters
     /// arriving at once, one of them not among these, were pasted, not typed.
+    /// The timer's keys in words, said for a key that does nothing while it runs.
+    package static let stopwatchKeysSaid = "While the timer runs: Enter stops it, p pauses or resumes, space or plus (+) tallies a stop, minus (-) takes one back, q saves and quits."
+
     package static let stopwatchKeys = Set(" p+=-?sxbqa".flatMap { [$0, Character($0.uppercased())] })
 
     private mutating func handleStopwatchKey(_ key: String, _ index: Int, now: Double, date: Date) -> [WalkEvent] {
@@ -260,7 +263,7 @@ package struct Walk: Sendable {
         case ("q", _), ("quit", _):
             return [.say("The timing was not finished; it will be asked again when you resume."), .quit]
         default:
-            return [.say("While the timer runs: Enter stops it, p pauses or resumes, space or plus (+) tallies a stop, minus (-) takes one back, q saves and quits.")]
+            return [.say(Self.stopwatchKeysSaid)]
         }
     }
 

@@ -77,6 +77,11 @@ import Testing
         // Lines of keys alone, pasted: not read one at a time either (the Enters stopping the timer).
         terminal.send("\rp  + \r")
         try terminal.expect("That was 7 characters pasted or dropped on the terminal, not keys; nothing was done with them.")
+        // A key that types nothing (an arrow, Tab, Backspace) is answered, and the timer runs on.
+        for key in ["\u{1B}[A", "\t", "\u{7F}"] {
+            terminal.send(key)
+            try terminal.expect("That key does nothing here. While the timer runs: Enter stops it")
+        }
         terminal.send(" ")
         try terminal.expect("1 stop tallied.")
         // The same key typed ahead (tapped while an answer was saved) is each a stop.

@@ -107,6 +107,9 @@ struct WalkRunner {
                 return .askAgain
             }
             return .input("a " + path)
+        case .unused:
+            context.print("That key does nothing here. \(Walk.stopwatchKeysSaid)")
+            return .askAgain
         case .interrupt: return .end(.interrupted)
         case .endOfInput: return .end(.endOfInput)
         }
