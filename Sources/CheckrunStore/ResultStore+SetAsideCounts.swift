@@ -25,16 +25,7 @@ extension ResultStore {
         var found: [SetAsideCounts] = []
         // Rows come a counter at a time, each result's together.
         var lastResult: String?
-        try database.forEach(
-            """
-            SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.verdict, c.counter, c.value
-            FROM results r JOIN counter_values c ON c.result_id = r.id
-            WHERE r.verdict IN ('skipped', 'blocked') AND (?1 IS NULL OR r.session_id IN (SELECT id FROM sessions WHERE release = ?1))
-            AND (?2 = 0 OR NOT EXISTS (SELECT 1 FROM results x WHERE x.session_id = r.session_id AND x.check_name = r.check_name AND x.attempt > r.attempt AND x.verdict IS NOT NULL))
-            AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail')
-            ORDER BY r.id
-            """, [SQLValue(release), .integer(latestInSessionOnly ? 1 : 0)]
-        ) { row in
+        try database.forEach(Self.setAsideCountsStatement, [SQLValue(release), .integer(latestInSessionOnly ? 1 : 0)]) { row in
             // A value read only when stored as a number, as `loadParts` reads it.
             guard let id = row.string(0).flatMap(UUID.init(text:)), let session = row.string(1).flatMap(UUID.init(text:)), let verdict = row.string(4).flatMap(Verdict.init(rawValue:)),
                   let counter = row.string(5), let value = row.storedInteger(6) else { return }
@@ -49,6 +40,16 @@ extension ResultStore {
         }
         return found
     }
+
+    /// Found through `results_set_aside` (schema step 6), whose condition is this one's first.
+    static let setAsideCountsStatement = """
+        SELECT r.id, r.session_id, r.check_name, r.protocol_hash, r.verdict, c.counter, c.value
+        FROM results r JOIN counter_values c ON c.result_id = r.id
+        WHERE r.verdict IN ('skipped', 'blocked') AND (?1 IS NULL OR r.session_id IN (SELECT id FROM sessions WHERE release = ?1))
+        AND (?2 = 0 OR NOT EXISTS (SELECT 1 FROM results x WHERE x.session_id = r.session_id AND x.check_name = r.check_name AND x.attempt > r.attempt AND x.verdict IS NOT NULL))
+        AND NOT EXISTS (SELECT 1 FROM outcome_answers o WHERE o.result_id = r.id AND o.verdict = 'fail')
+        ORDER BY r.id
+        """
 }
 
 /// The skipped and blocked results that hold a count over its ceiling, as the protocols judge

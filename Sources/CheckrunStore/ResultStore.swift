@@ -128,7 +128,7 @@ package final class ResultStore {
         }
         let source = try file.openWithoutWriting()
         let store: ResultStore
-        if version < Schema.latestVersion {
+        if version < Schema.oldestReadableAsItIs {
             try source.copy(to: scratch)
             source.close()
             do {

@@ -77,3 +77,52 @@ import Testing
         #expect(tables.contains("results"), "\(tables)")
     }
 }
+
+/// Step 6 adds an index only: a version-5 file is upgraded when it can be written, and read
+/// as it is when it cannot (a lead's archived copy, a merge's source), never refused.
+@Suite struct IndexStepTests {
+    /// A store brought back to version 5: the index of step 6 dropped, the version set back.
+    static func versionFive(at path: String) throws {
+        let store = try ResultStore(path: path)
+        let session = Session(release: "2.4", build: "311", plan: ["tiny-target/touch-one-hand"])
+        try store.insert(session)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        var result = CheckResult(id: UUID(), sessionID: session.id, check: "tiny-target/touch-one-hand", protocolHash: "abc", attempt: 1, outcomeCount: 1, startedAt: start)
+        result.verdict = .skipped
+        result.counters = ["hits": CounterValue(12, answeredAt: start)]
+        try store.save(result)
+        store.close()
+        let raw = try Database(path: path)
+        try raw.execute("DROP INDEX results_set_aside; PRAGMA user_version = 5")
+        raw.close()
+    }
+
+    @Test func aVersionFiveFileIsUpgradedAndTheSetAsideResultsAreFoundByTheIndex() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("v5.sqlite")
+        try Self.versionFive(at: path)
+        var announced: (Int, Int)?
+        let store = try ResultStore(path: path) { announced = ($0, $1) }
+        #expect(announced.map { [$0.0, $0.1] } == [5, 6])
+        #expect(try store.sqlite!.userVersion == Schema.latestVersion)
+        let plan = try store.database.query("EXPLAIN QUERY PLAN " + ResultStore.setAsideCountsStatement, [.text("2.4"), .integer(0)]) { $0.string(3) ?? "" }
+        #expect(plan.contains { $0.contains("results_set_aside") }, "\(plan)")
+        #expect(try store.setAsideCounts(release: "2.4", latestInSessionOnly: false).map(\.counts) == [["hits": 12]])
+        #expect(try store.verify().isClean)
+    }
+
+    @Test func aVersionFiveFileThatCannotBeWrittenIsReadAsItIs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("v5.sqlite")
+        try Self.versionFive(at: path)
+        let reader = try DatabaseFile.inspect(path).openAsItStands()
+        #expect(try reader.scalarInt("PRAGMA user_version") == 5)
+        reader.close()
+        let source = try ResultStore.openForReading(path: path, scratch: folder.path("scratch.sqlite"))
+        #expect(try source.setAsideCounts(release: "2.4", latestInSessionOnly: false).count == 1)
+        source.close()
+        #expect(!FileManager.default.fileExists(atPath: folder.path("scratch.sqlite")), "read in place, not copied to be upgraded")
+    }
+}

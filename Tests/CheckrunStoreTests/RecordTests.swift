@@ -243,7 +243,7 @@ import Testing
         var fixture = try Fixture()
         defer { fixture.remove() }
         try fixture.walk(results: 2)
-        try fixture.raw("DROP TABLE result_attachments; DROP TABLE attachment_files; DROP TABLE records; DROP TABLE protocol_versions; ALTER TABLE results DROP COLUMN amendments; ALTER TABLE results DROP COLUMN amend_reason; PRAGMA user_version = 1;")
+        try fixture.raw("DROP TABLE result_attachments; DROP TABLE attachment_files; DROP TABLE records; DROP TABLE protocol_versions; ALTER TABLE results DROP COLUMN amendments; ALTER TABLE results DROP COLUMN amend_reason; DROP INDEX results_set_aside; PRAGMA user_version = 1;")
         let upgraded = try ResultStore(path: fixture.store.sqlite!.path)
         #expect(try upgraded.sqlite!.userVersion == Schema.latestVersion)
         let report = try upgraded.verify()

@@ -26,6 +26,25 @@ struct ServerSetupTests {
         }
     }
 
+    /// A store at version 5 (before the index of step 6) is brought up to date on opening,
+    /// said once, with its results kept and the index in place.
+    @Test func aVersionFiveStoreIsUpgradedToTheLatestStep() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
+        let session = Session(release: "2.4", build: "311", plan: ["p/c"])
+        try store.insert(session)
+        store.close()
+        let editor = try PostgresConnection(uri: database.address)
+        try editor.execute("DROP INDEX results_set_aside; UPDATE checkrun_schema SET version = 5")
+        var announced: [Int] = []
+        let upgraded = try ResultStore(path: database.address, access: .readOnly) { announced = [$0, $1] }
+        #expect(announced == [5, 6])
+        #expect(try upgraded.database.scalarInt("SELECT version FROM checkrun_schema") == 6)
+        #expect(try upgraded.database.scalarInt("SELECT count(*) FROM pg_indexes WHERE indexname = 'results_set_aside'") == 1)
+        #expect(try upgraded.database.scalarInt("SELECT count(*) FROM sessions") == 1)
+    }
+
     /// Another application's table of the name checkrun keeps its version in, whatever its
     /// columns, is refused in one line, not with the server's complaint about a column.
     @Test func anotherApplicationsTableOfTheSchemaTablesNameIsRefusedInOneLine() throws {

@@ -170,6 +170,6 @@ package enum OlderSchema {
             kind TEXT NOT NULL, reason TEXT, payload TEXT NOT NULL, recorded_at REAL NOT NULL, previous_hash TEXT NOT NULL,
             hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
         INSERT INTO old SELECT * FROM records; DROP TABLE records; ALTER TABLE old RENAME TO records;
-        CREATE INDEX records_by_result ON records (result_id); DROP TABLE IF EXISTS protocol_versions; DROP TABLE IF EXISTS result_attachments; DROP TABLE IF EXISTS attachment_files; PRAGMA user_version = 2;
+        CREATE INDEX records_by_result ON records (result_id); DROP TABLE IF EXISTS protocol_versions; DROP TABLE IF EXISTS result_attachments; DROP TABLE IF EXISTS attachment_files; DROP INDEX IF EXISTS results_set_aside; PRAGMA user_version = 2;
         """
 }

@@ -9,7 +9,7 @@ enum PostgresSchema {
         var sql: String
     }
 
-    static let steps = [Step(version: 5, sql: layout5)]
+    static let steps = [Step(version: 5, sql: layout5), Step(version: 6, sql: Schema.resultsSetAside)]
 
     static var latestVersion: Int { steps.map(\.version).max() ?? 0 }
 

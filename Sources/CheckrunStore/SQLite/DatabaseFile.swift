@@ -100,13 +100,14 @@ struct DatabaseFile {
     }
 
     /// A checkrun database this user may not write, opened to read as it stands (see
-    /// `openWithoutWriting`); its schema must be this checkrun's, since upgrading it is a write.
+    /// `openWithoutWriting`); its schema must be one this checkrun reads as it is
+    /// (`Schema.oldestReadableAsItIs`), since upgrading it is a write.
     func openAsItStands() throws(StoreError) -> Database {
         let version = try userVersion()
         if version > Schema.latestVersion {
             throw StoreError("\(path) was written by a newer checkrun (schema version \(version); this checkrun knows up to \(Schema.latestVersion)); upgrade checkrun to read it")
         }
-        if version < Schema.latestVersion {
+        if version < Schema.oldestReadableAsItIs {
             throw StoreError("\(path) was written by an older checkrun and must be upgraded before it can be read, which needs the right to write it; ask its owner to run any checkrun command on it once, e.g. checkrun sessions --db \(path)")
         }
         return try openReadOnly()
