@@ -90,7 +90,7 @@ package enum CheckrunCLI {
         PasswordScrub.scrubArgumentVector()
         let code = run(arguments, environment: ProcessInfo.processInfo.environment)
         backgroundWorkRunning.wait()
-        exit(code)
+        exit(StandardOutput.finish(code))
     }
 
     /// Runs a command, closing every store it opened when it ends.

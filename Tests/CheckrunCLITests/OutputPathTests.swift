@@ -189,3 +189,25 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
     func add() { lock.withLock { count += 1 } }
 }
+
+extension OutputPathTests {
+    /// Standard output that cannot be written (a full disk, here `/dev/full`): a report cut
+    /// short passed a CI gate with exit 0; every command now says so and exits 1.
+    @Test(arguments: [["report", "--release", "2.4", "--fail-on-failure"], ["report", "--release", "2.4", "--format", "junit"], ["sessions"], ["--version"]])
+    func standardOutputThatCannotBeWrittenIsAnError(command: [String]) throws {
+        let (root, work) = try workspace()
+        defer { root.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Checkrun.executable)
+        process.arguments = command + (command == ["--version"] ? [] : ["--protocols", protocols])
+        process.currentDirectoryURL = URL(fileURLWithPath: work)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(command): \(said)")
+        #expect(said.contains("standard output could not be written in full"), "\(said)")
+    }
+}
