@@ -135,12 +135,19 @@ import Testing
         defer { folder.remove() }
         let protocols = Repository.path("protocols")
         let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--check", "tiny-target/voice-control-show-numbers",
-                                         "--expected", "1=fail", "--notes", "numbers \u{202E}pass\u{202C} overlap", "--protocols", protocols], in: folder.path)
+                                         "--expected", "1=fail", "--notes", "numbers \u{202E}pass\u{202C} overlap \u{1B}]0;owned\u{07}", "--protocols", protocols], in: folder.path)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         for format in ["markdown", "html", "csv", "junit", "openacr"] {
             let report = try Checkrun.run(["report", "--release", "2.4", "--format", format, "--protocols", protocols], in: folder.path)
             #expect(!report.stdout.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) }, "\(format)")
             #expect(report.stdout.contains("u{202E}pass") && report.stdout.contains("u{202C} overlap"), "\(format): \(report.stdout.suffix(800))")
+            // Nor an escape a reader of the format turns back into one (OpenACR's YAML kept `\u001B`).
+            #expect(report.stdout.contains("u{1B}") && report.stdout.contains("0;owned") && !report.stdout.contains("\\u001B"), "\(format): \(report.stdout.suffix(800))")
+        }
+        // The product's name stands in OpenACR's title: one line of plain text, as a label is.
+        for product in ["Acme\u{1B}[31m", "Acme\nPay", " ", String(repeating: "a", count: 201)] {
+            let refused = try Checkrun.run(["report", "--release", "2.4", "--format", "openacr", "--product", product, "--protocols", protocols], in: folder.path)
+            #expect(refused.status == 2 && refused.stdout.isEmpty && refused.stderr.contains("--product"), "\(refused.stderr)")
         }
     }
 }

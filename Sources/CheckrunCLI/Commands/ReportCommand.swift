@@ -43,6 +43,7 @@ struct ReportCommand: CheckrunCommand {
             throw UsageError("missing --release R: which release to report on (`\(context.commandHere("sessions"))` lists them)", command: "report")
         }
         let format = try ResultOptions.format(context.arguments.value(.format), default: ReportFormat.markdown, command: "report")
+        let product = try context.arguments.value(.product).map(checkedProduct)
         // The protocol files are read and checked on another core while SQLite gathers results.
         let library = context.loadProtocolsInBackground()
         let store = try context.openStore(.readOnly)
@@ -58,7 +59,7 @@ struct ReportCommand: CheckrunCommand {
         } catch let error as ReleaseReport.ScopeError {
             throw CommandFailure(error.description)
         }
-        report.product = context.arguments.value(.product)
+        report.product = product
         report.unverifiedProblems = try CitedEvidence.check(verification, context, shown: report.shownResultProblems)
         try refuseUnknownCriteria(&report, store, context)
         if let folder = context.arguments.value(.attachments) {
@@ -95,6 +96,21 @@ struct ReportCommand: CheckrunCommand {
     /// A failure whose criteria are unknown (see `failuresWithUnknownCriteria`) would leave the
     /// WCAG terms reading better than the results: named, and nothing written, unless
     /// --unverified, which writes the report marked as such at its top.
+    /// `--product`: the name heads every format and stands in OpenACR's title, pasted into a
+    /// VPAT, so it is one line of plain text, as a label is.
+    private static func checkedProduct(_ name: String) throws -> String {
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw UsageError("--product is empty; name the product (e.g. --product \"Acme Pay\"), or leave the option out", command: "report")
+        }
+        if !DisplayText.neutralised(name).unicodeScalars.elementsEqual(name.unicodeScalars) {
+            throw UsageError("--product holds a line break, a control character or a direction mark (\(DisplayText.preview(name, limit: 80))); a product name is one line of plain text", command: "report")
+        }
+        if name.unicodeScalars.count > SessionLabel.limit {
+            throw UsageError("--product is \(name.unicodeScalars.count) characters; a product name holds at most \(SessionLabel.limit)", command: "report")
+        }
+        return name
+    }
+
     private static func refuseUnknownCriteria(_ report: inout ReleaseReport, _ store: ResultStore, _ context: CommandContext) throws {
         let problems = try report.failuresWithUnknownCriteria(store)
         guard !problems.isEmpty else { return }

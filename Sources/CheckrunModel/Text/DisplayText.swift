@@ -45,17 +45,6 @@ package enum DisplayText {
         !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || isMarkLead($0) }
     }
 
-    /// Text for a data format a person reads whose own escapes keep every other character
-    /// (OpenACR's YAML): only the direction controls that reorder text are shown as marks.
-    package static func markingDirectionControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isDirectionControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isDirectionControl(scalar) { result += mark(scalar) } else { result.unicodeScalars.append(scalar) }
-        }
-        return result
-    }
-
     /// The visible `\u{…}` mark shown in place of a character.
     private static func mark(_ scalar: Unicode.Scalar) -> String {
         "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"

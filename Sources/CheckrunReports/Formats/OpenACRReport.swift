@@ -76,11 +76,12 @@ enum YAMLWriter {
     /// A string double-quoted with JSON's escapes, and `\\u` escapes for what JSON leaves raw
     /// but a YAML reader refuses (DEL, the C1 controls, U+FFFE, U+FFFF) or reads as a line
     /// break that a quoted scalar folds into a space (U+0085, U+2028, U+2029).
-    /// The direction controls that reorder text (embeddings, overrides, isolates) are shown as
-    /// `\u{…}` marks first, as in the other formats a person reads: a remark is pasted into a
-    /// VPAT, and a note must not reorder it there. Every other character is kept, escaped.
+    /// Control characters, escape sequences and the direction controls that reorder text are
+    /// shown as `\u{…}` marks first, as in the other formats a person reads: a remark is pasted
+    /// into a VPAT, and a YAML reader turns an escaped ESC back into one, which retitles the
+    /// terminal that shows it. Line breaks and tabs are kept, escaped.
     static func quoted(_ text: String) -> String {
-        let json = JSONWriter.quoted(DisplayText.markingDirectionControls(text))
+        let json = JSONWriter.quoted(DisplayText.terminalSafe(text))
         guard json.unicodeScalars.contains(where: isUnsafeInYAML) else { return json }
         var escaped = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
