@@ -39,7 +39,7 @@ enum HTMLReport {
             "img{max-width:100%;height:auto;border:1px solid #888}figure{margin:.5rem 0}.evidence li{margin:.5rem 0}",
             // Reflow at 320 CSS px (WCAG 1.4.10): the page never scrolls sideways; a wide table
             // scrolls inside its own labelled, focusable region, and long words break.
-            ".scroll{overflow-x:auto;max-width:100%}.scroll:focus{outline:3px solid #005fcc}td,th,li,p{overflow-wrap:anywhere}",
+            ".scroll{overflow-x:auto;max-width:100%}.scroll:focus{outline:3px solid #005fcc}td,th,li,p,h1,h2,h3,h4,caption,dt,dd,figcaption{overflow-wrap:anywhere}",
             "@media (max-width:40rem){body{margin:1rem auto;padding:0 .5rem}}",
             // Printed: rows stay whole, header rows repeat, a caption stays with its table.
             "@media print{.scroll{overflow:visible}tr,figure{break-inside:avoid}thead{display:table-header-group}caption,h2,h3{break-after:avoid}}",
