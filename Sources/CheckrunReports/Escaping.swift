@@ -31,11 +31,25 @@ enum Escaping {
     /// references (so no HTML passes through, and quotes and `>` stay as typed for tickets and
     /// e-mail), and every character GFM would read as markup, the backslash included, is
     /// escaped with a backslash; control characters and line breaks become visible marks.
+    /// A web address is written as an autolink (`<https://…>`), whose content GFM takes
+    /// literally but for character references, so its `&` is the one reference in it.
     static func markdown(_ text: String) -> String {
         let safe = DisplayText.neutralised(text)
         guard safe.utf8.contains(where: { Self.markdownSpecial.contains($0) }) else { return safe }
         var result = ""
-        for scalar in safe.unicodeScalars {
+        var rest = Substring(safe)
+        while let link = WebLink.first(in: rest) {
+            result += markdownText(rest[..<link.lowerBound])
+            result += "<" + rest[link].replacingOccurrences(of: "&", with: "&amp;") + ">"
+            rest = rest[link.upperBound...]
+        }
+        return result + markdownText(rest)
+    }
+
+    /// Text outside an address: every character GFM would read as markup escaped.
+    private static func markdownText(_ text: Substring) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

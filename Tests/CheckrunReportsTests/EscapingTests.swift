@@ -7,4 +7,18 @@ import Testing
         #expect(Escaping.markdown(#"Settings > Accessibility, "Show numbers", Xcode's"#) == #"Settings > Accessibility, "Show numbers", Xcode's"#)
         #expect(Escaping.markdown(##"\*x\* | <b> & [link](u) ~~s~~ #1 ![i]"##) == ##"\\\*x\\\* \| &lt;b> &amp; \[link\](u) \~\~s\~\~ \#1 \!\[i\]"##)
     }
+
+    /// A ticket's address is a link to that ticket: written as an autolink, whose content GFM
+    /// takes literally (a `\_` or an `&amp;` escaped as text stayed in the link and broke it).
+    @Test func aWebAddressStaysTheAddressTyped() {
+        #expect(Escaping.markdown("see https://jira.example.com/browse/APP_123?a=1&b=2.")
+            == "see <https://jira.example.com/browse/APP_123?a=1&amp;b=2>.")
+        // Sentence punctuation and an unbalanced parenthesis stay outside; a pipe ends it, escaped.
+        #expect(Escaping.markdown("(ticket https://x.example/a_(b)), then http://y.example/c|d _e_")
+            == "(ticket <https://x.example/a_(b)>), then <http://y.example/c>\\|d \\_e\\_")
+        // Not an address: no word begins with it, or nothing follows the scheme.
+        #expect(Escaping.markdown("xhttps://a_b https:// _") == "xhttps://a\\_b https:// \\_")
+        // A control character in it is shown as a mark, literally, inside the link.
+        #expect(Escaping.markdown("https://a.example/\u{1B}[2J_x") == "<https://a.example/\\u{1B}[2J_x>")
+    }
 }
