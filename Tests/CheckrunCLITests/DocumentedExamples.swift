@@ -88,7 +88,6 @@ enum DocumentedExamples {
         Step(command: "checkrun import catalog/tiny-target.txt --dry-run", says: ["\"checks\""]),
         Step(command: "checkrun import catalog/tiny-target.md --force"),
         Step(command: "checkrun import catalog/*.txt --out imported", says: ["imported/tiny-target.json"]),
-        Step(command: "checkrun import catalog/*.txt --out protocols --force"),
         // The shell and help.
         Step(command: "source <(checkrun completion bash)"),
         Step(command: "checkrun completion zsh > ~/.zfunc/_checkrun"),

@@ -153,6 +153,42 @@ import Testing
         #expect(document.checks[1].expected.map(\.text) == ["it says “Close, button”", "focus stays on the sheet"])
     }
 
+    /// A criterion's number in bold, in a link or named "SC" or "WCAG" was dropped without a
+    /// word, and the check's failures never reached the WCAG table; a number that is no
+    /// criterion (9.9.9) was dropped silently too, while 2.5.9 was warned about.
+    @Test func theMappingReadsNumbersInMarkdownAndSaysWhichAreNoCriterion() throws {
+        let text = """
+        Map
+        Profile: VoiceOver
+        Task: a
+        Expected: b
+
+        WCAG mapping
+
+          1. **2.5.8** Target Size (Minimum)
+          2. [1.4.3](https://www.w3.org/WAI/WCAG22/Understanding/) Contrast
+          3. SC 2.2.1 Timing Adjustable
+          4. WCAG 4.1.2 Name, Role, Value
+          5. Success Criterion 2.5.7 Dragging Movements
+          6. 9.9.9 Nothing
+          7. Semantic Control
+        """
+        let imported = try importer.importPage(text: text, fileName: "map.md")
+        #expect(imported.document.wcag == ["2.5.8", "1.4.3", "2.2.1", "4.1.2", "2.5.7"])
+        #expect(imported.warnings.map(\.description) == ["map.md:13: warning: 9.9.9 is not a WCAG 2.2 success criterion; left out of the mapping"])
+    }
+
+    /// A fenced code block shows an example: a "Profile:" in it became a real check.
+    @Test func aCodeBlockIsAnExampleNotACheck() throws {
+        let text = "Fence\nProfile: VoiceOver\nTask: real task\nExpected: real outcome\n```text\nProfile: Switch Control\nTask: example only\nExpected: shown\n```\n"
+        let imported = try importer.importPage(text: text, fileName: "fence.md")
+        #expect(imported.document.checks.map(\.task) == ["real task"])
+        #expect(imported.document.checks[0].expected.map(\.text) == ["real outcome"])
+        let unclosed = try importer.importPage(text: text.replacingOccurrences(of: "shown\n```\n", with: "shown\n"), fileName: "fence.md")
+        #expect(unclosed.document.checks.map(\.task) == ["real task"])
+        #expect(unclosed.warnings.map(\.description) == ["fence.md:5: warning: the code block opened here is never closed, so every line after it was read as code; close it with ```"])
+    }
+
     @Test func readsTabsCRLFAndAByteOrderMark() throws {
         let text = "\u{FEFF}Grid\r\nStatus: draft\r\n\r\nProfile:\tSwitch Control\r\nTask:\tscan the 3 × 3 grid\r\nExpected:\tevery cell is a stop\r\n\t\tno cell is skipped\r\n\r\nSources\r\n\t1. not an outcome\r\n"
         let document = try importer.importPage(text: text, fileName: "grid.txt").document

@@ -25,7 +25,7 @@ struct ImportCommand: CheckrunCommand {
         ],
         examples: [
             Example("checkrun import catalog/tiny-target.md --dry-run", "Show the protocol a page would become."),
-            Example("checkrun import catalog/*.txt --out protocols --force", "Re-import every page, replacing the protocols."),
+            Example("checkrun import catalog/*.txt --out imported", "Every page into a new folder, to compare with the reviewed protocols before replacing any."),
         ])
 
     static func run(_ context: CommandContext) throws -> Int32 {

@@ -36,9 +36,21 @@ struct PageScan {
         warnings.append(failure(line, message))
     }
 
-    /// Reads every line, then closes the last block.
+    /// Reads every line, then closes the last block. A fenced code block (``` or ~~~) is an
+    /// example, never a check: a "Profile:" line shown in one is not read as a block.
     mutating func read(_ lines: [CatalogLine]) throws(ImportMessage) {
+        var fence: (marker: String, line: Int)?
         for line in lines where !line.isBlank {
+            if let open = fence {
+                if line.plain.hasPrefix(open.marker) && line.plain.drop(while: { String($0) == open.marker.prefix(1) }).allSatisfy(\.isWhitespace) { fence = nil }
+                continue
+            }
+            if let marker = Self.fenceMarker(line.plain) {
+                try finishPending()
+                inMapping = false
+                fence = (marker, line.number)
+                continue
+            }
             if line.isHeading || line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
                 lastHeading = line.text
             }
@@ -47,6 +59,17 @@ struct PageScan {
             readMapping(line)
         }
         try finishPending()
+        if let open = fence {
+            warn(open.line, "warning: the code block opened here is never closed, so every line after it was read as code; close it with \(open.marker)")
+        }
+    }
+
+    /// The fence that opens a code block on this line (three or more backticks or tildes), if any.
+    static func fenceMarker(_ text: String) -> String? {
+        for mark in ["`", "~"] where text.hasPrefix(String(repeating: mark, count: 3)) {
+            return String(text.prefix { String($0) == mark })
+        }
+        return nil
     }
 
     /// A block whose Profile, Task and Expected are all there is kept; one without is refused.
@@ -110,6 +133,23 @@ struct PageScan {
         return true
     }
 
+    /// The number an item of the mapping list starts with, read past the Markdown around it
+    /// (`**2.5.8**`, `[2.5.8](…)`) and the words that may name it (`SC 2.5.8`, `WCAG 2.5.8`,
+    /// `Success Criterion 2.5.8`): any three numbers, so one that is no criterion is said.
+    static func criterionNumber(_ text: String) -> String? {
+        var rest = Substring(text)
+        while true {
+            let before = rest
+            rest = rest.drop { "*_[(".contains($0) || $0.isWhitespace }
+            for word in ["success criterion ", "sc ", "wcag 2.2 ", "wcag "] where rest.lowercased().hasPrefix(word) {
+                rest = rest.dropFirst(word.count)
+            }
+            if rest == before { break }
+        }
+        guard let match = rest.range(of: #"^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\b"#, options: .regularExpression) else { return nil }
+        return String(rest[match])
+    }
+
     /// The "WCAG mapping" list: items that start with a success criterion's number.
     private mutating func readMapping(_ line: CatalogLine) {
         if line.text.lowercased().hasPrefix("wcag mapping") {
@@ -121,8 +161,7 @@ struct PageScan {
             inMapping = false
             return
         }
-        guard let match = line.text.range(of: #"^[1-4]\.[0-9]{1,2}\.[0-9]{1,2}\b"#, options: .regularExpression) else { return }
-        let number = String(line.text[match])
+        guard let number = Self.criterionNumber(line.text) else { return }
         if !wcag.contains(number) {
             warn(line.number, "warning: \(number) is not a WCAG 2.2 success criterion; left out of the mapping")
         } else if !criteria.contains(number) {
