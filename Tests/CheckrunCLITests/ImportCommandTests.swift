@@ -58,7 +58,29 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("no-task.md:3: the Profile \"VoiceOver\" has no Task"))
         #expect(result.stderr.contains("image.png: not UTF-8 text"))
-        #expect(result.stderr.contains("/no/such/page.txt: cannot read the page"))
+        #expect(result.stderr.contains("/no/such/page.txt: cannot read the page (no such file)"))
         #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// Each mistake is named with the fix that works (a folder as the target once advised a
+    /// file inside it, which import never writes; a NUL was "not UTF-8", with no line).
+    @Test func eachMistakeIsNamedWithAFixThatWorks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let page = try folder.write("page.txt", "Crlf Page\nProfile: VoiceOver\nTask: a\nExpected: b\n")
+        let nul = try folder.write("nul.txt", "Nul Page\nProfile: Voice\u{0}Over\nTask: a\nExpected: b\n")
+        let japanese = try folder.write("ja.txt", "日本語のページ\nProfile: VoiceOver\nTask: a\nExpected: b\n")
+        try FileManager.default.createDirectory(atPath: folder.path("out/crlf-page.json"), withIntermediateDirectories: true)
+        let said = try Checkrun.run(["import", page, nul, japanese, folder.path("out"), "", "--out", folder.path("out"), "--force"])
+        #expect(said.status == 1)
+        for message in ["out/crlf-page.json is a folder where the protocol from \(page) would be written; move it aside, or import into another folder with --out DIR",
+                        "nul.txt:2: a NUL character (a zero byte), which is no text; remove it",
+                        "an id is made of the Latin letters a to z and digits, and the title has none",
+                        "\(folder.path("out")) is a folder; name the page files in it, e.g. \(folder.path("out"))/*.md",
+                        "an empty path was given as a page; name each page file"] {
+            #expect(said.stderr.contains(message), "\(message) in \(said.stderr)")
+        }
+        let lint = try Checkrun.run(["lint", ""])
+        #expect(lint.status == 2 && lint.stderr.contains("an empty path was given; name a protocol folder or file"), "\(lint.stderr)")
     }
 }

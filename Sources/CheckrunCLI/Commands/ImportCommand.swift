@@ -93,14 +93,22 @@ struct ImportCommand: CheckrunCommand {
 
     /// A page's text: readable, of a page's size, UTF-8 without NUL characters.
     private static func pageText(_ file: String) throws -> String {
+        if file.isEmpty { throw CommandFailure("an empty path was given as a page; name each page file, e.g. catalog/tiny-target.md") }
+        if PathKind.of(file) == .folder {
+            throw CommandFailure("\(file) is a folder; name the page files in it, e.g. \((file as NSString).appendingPathComponent("*.md"))")
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure("\(file): cannot read the page; check the path")
+            throw CommandFailure("\(file): cannot read the page (\(PathKind.of(file) == .missing ? "no such file" : "no permission to read it")); check the path")
         }
         if data.count > 4 << 20 {
             throw CommandFailure("\(file): the page is \(data.count >> 20) MB; a catalog page is text of a few pages — is this the right file?")
         }
-        guard let text = String(validating: [UInt8](data), as: UTF8.self), !text.contains("\0") else {
+        guard let text = String(validating: [UInt8](data), as: UTF8.self) else {
             throw CommandFailure("\(file): not UTF-8 text; save the page as UTF-8 and import it again")
+        }
+        if let nul = data.firstIndex(of: 0) {
+            let line = data[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw CommandFailure("\(file):\(line): a NUL character (a zero byte), which is no text; remove it and import the page again")
         }
         return text
     }
@@ -117,6 +125,9 @@ struct ImportCommand: CheckrunCommand {
             return problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
         }
         guard !dryRun, PathKind.of(path) != .missing else { return nil }
+        if PathKind.of(path) == .folder {
+            return ["\(path) is a folder where the protocol from \(file) would be written; move it aside, or import into another folder with --out DIR"]
+        }
         do { _ = try AtomicFile.checkedTarget(path) } catch let failure as CommandFailure {
             return [failure.message]
         } catch {

@@ -23,6 +23,9 @@ struct LintCommand: CheckrunCommand {
 
     static func run(_ context: CommandContext) throws -> Int32 {
         let paths = context.arguments.positionals.isEmpty ? [context.protocolsDirectory] : context.arguments.positionals
+        if paths.contains("") {
+            throw UsageError("an empty path was given; name a protocol folder or file, e.g. checkrun lint protocols", command: "lint")
+        }
         var files: [String] = []
         var unreadable: [String] = []
         for path in paths {

@@ -46,7 +46,7 @@ package struct CatalogImporter: Sendable {
         let title = pageTitle(lines)
         let id = Slug.make(title.replacingOccurrences(of: #"^\d+(\.\d+)*\.?\s+"#, with: "", options: .regularExpression))
         guard !id.isEmpty else {
-            throw scan.failure(1, "cannot make a protocol id from the title \"\(title)\"; give the page a title with letters or digits on its first line")
+            throw scan.failure(1, "cannot make a protocol id from the title \"\(title)\": an id is made of the Latin letters a to z and digits, and the title has none; begin the page with a title that has some, e.g. \"Tiny Target\"")
         }
         let checks = makeChecks(&scan)
         let status = protocolStatus(&scan)
