@@ -35,6 +35,11 @@ import Glibc
         let message = result.stderr
         #expect(result.status == 1)
         #expect(message.contains("the folder \(locked) is read-only; choose a writable place with --db PATH or CHECKRUN_DB"), "\(message)")
+        // import making its folder there: the system's reason, not Foundation's "could not be completed".
+        try folder.write("page.txt", "Page\nProfile: VoiceOver\nTask: a\nExpected: b\n")
+        let imported = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "import", folder.path("page.txt"), "--out", locked + "/new/deeper"])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("cannot create the folder \(locked)/new (permission denied); nothing was written"), "\(imported.stderr)")
     }
 }
 

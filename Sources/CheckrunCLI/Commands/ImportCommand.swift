@@ -143,12 +143,17 @@ struct ImportCommand: CheckrunCommand {
         case .inaccessible: throw CommandFailure("\(path) cannot be reached (a folder on the way is closed to you); choose another folder with --out DIR")
         case .missing: break
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            context.printError("Created the folder \(path).")
-        } catch {
-            throw CommandFailure("cannot create the folder \(path): \(error.localizedDescription)")
+        // mkdir's own reason (permission, a read-only disk, a full one), in the system's words.
+        var made: [String] = []
+        var folder = path
+        while PathKind.of(folder) == .missing, !folder.isEmpty, folder != "/" {
+            made.insert(folder, at: 0)
+            folder = (folder as NSString).deletingLastPathComponent
         }
+        for step in made where mkdir(step, 0o777) != 0 && errno != EEXIST {
+            throw CommandFailure("cannot create the folder \(step) (\(String(cString: strerror(errno)).lowercased())); nothing was written. Choose a folder you may write with --out DIR")
+        }
+        context.printError("Created the folder \(path).")
     }
 }
 
