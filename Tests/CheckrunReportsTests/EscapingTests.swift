@@ -22,3 +22,11 @@ import Testing
         #expect(Escaping.markdown("https://a.example/\u{1B}[2J_x") == "<https://a.example/\\u{1B}[2J_x>")
     }
 }
+
+/// The lists of a report's header: one name each, however it is spelled.
+@Suite struct ReportPhrasesTests {
+    @Test func aNameHoldingTheSeparatorStaysOneName() {
+        #expect(ReportPhrases.list(["O'Brien; Lee", "Ana", "iPhone 15, iOS 18"]) == "“O'Brien; Lee”; Ana; iPhone 15, iOS 18")
+        #expect(ReportPhrases.list([]) == "none")
+    }
+}

@@ -18,8 +18,9 @@ enum ReportPhrases {
 
     /// Items joined by semicolons: names of devices, testers and profiles often hold commas
     /// ("iPhone 15, iOS 18"; "Switch Control, item scanning").
+    /// A name holding the separator is quoted, so "O'Brien; Lee" stays one tester.
     static func list(_ items: [String]) -> String {
-        items.isEmpty ? "none" : items.joined(separator: "; ")
+        items.isEmpty ? "none" : items.map { $0.contains(";") ? "“\($0)”" : $0 }.joined(separator: "; ")
     }
 
     /// "attempt 2; 2 finished results on this device in build 311". Attempts are numbered per
