@@ -17,7 +17,7 @@ package enum ComparisonFormat: String, Sendable, CaseIterable {
                 JSONMember("message", JSONNode(comparison.unverifiedBanner.map(JSONValue.string) ?? .null)),
                 JSONMember("problems", JSONNode(.array((comparison.unverifiedProblems ?? []).map { JSONNode(.string($0)) }))),
             ]))), at: 0)
-            return JSONWriter.write(.object(members))
+            return JSONWriter.forReading(JSONWriter.write(.object(members)))
         case .csv: return (banner.map { "\"\($0)\"\r\n" } ?? "") + ComparisonRenderer.csv(comparison)
         }
     }

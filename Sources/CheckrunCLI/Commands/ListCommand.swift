@@ -29,7 +29,7 @@ struct ListCommand: CheckrunCommand {
                     JSONMember("wcag", JSONNode(.array(reference.criteria.map { JSONNode(.string($0)) }))),
                 ]))
             }
-            context.printData(JSONWriter.write(.array(items)))
+            context.printData(JSONWriter.forReading(JSONWriter.write(.array(items))))
             return 0
         }
         if checks.isEmpty {

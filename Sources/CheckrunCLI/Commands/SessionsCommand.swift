@@ -68,7 +68,7 @@ struct SessionsCommand: CheckrunCommand {
             context.printData("[")
             var first = true
             try store.forEachSessionSummary(release: release, failedSetAside: failed) { summary in
-                context.printData((first ? "\n" : ",\n") + indented(String(JSONWriter.write(json(summary)).dropLast())))
+                context.printData((first ? "\n" : ",\n") + indented(String(JSONWriter.forReading(JSONWriter.write(json(summary))).dropLast())))
                 first = false
             }
             context.print(first ? "]" : "\n]")

@@ -44,7 +44,7 @@ struct ShowCommand: CheckrunCommand {
             throw CommandFailure("no protocol or check \"\(id)\".\(hint) Run `checkrun list` to see them all.")
         }
         if json {
-            context.printData(JSONWriter.write(reference.check.json))
+            context.printData(JSONWriter.forReading(JSONWriter.write(reference.check.json)))
             return 0
         }
         context.print(context.out.bold(reference.document.title))

@@ -4,7 +4,7 @@ import CheckrunStore
 /// The report as JSON, described by `Schemas/report.schema.json`.
 enum JSONReport {
     static func render(_ report: ReleaseReport) -> String {
-        JSONWriter.write(json(report))
+        JSONWriter.forReading(JSONWriter.write(json(report)))
     }
 
     static func json(_ report: ReleaseReport) -> JSONValue {
