@@ -86,6 +86,9 @@ package enum CheckrunCLI {
         SignalTrap.clearSignalMask()
         // A file size limit must surface as a write error SQLite can roll back, not kill us.
         signal(SIGXFSZ, SIG_IGN)
+        // Ctrl-\ stops the program as the system does, not as a crash the runtime reports
+        // (a walk and a file being written handle it as they handle Ctrl-C).
+        signal(SIGQUIT, SIG_DFL)
         let arguments = Array(CommandLine.arguments.dropFirst())
         PasswordScrub.scrubArgumentVector()
         let code = run(arguments, environment: ProcessInfo.processInfo.environment)

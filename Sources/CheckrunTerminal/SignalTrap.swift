@@ -10,11 +10,16 @@ private nonisolated(unsafe) var savedTerminalDescriptor: Int32 = -1
 private nonisolated(unsafe) var farewell: UnsafeMutablePointer<UInt8>?
 private nonisolated(unsafe) var farewellLength = 0
 
-/// Ctrl-C, SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
+/// Ctrl-C, Ctrl-\ (SIGQUIT), SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
 /// terminal back, say how to resume (on standard error, which is still there), exit 130.
 /// Every answer is already committed when it is given, so there is nothing left to save; the
 /// handler does only async-signal-safe work (tcsetattr, write, _exit).
 package enum SignalTrap {
+    /// The signals a person or a system sends to stop a program. Ctrl-\ is among them: left
+    /// to the Swift runtime, it printed a crash report in colour and a countdown that redraws,
+    /// then let the walk go on.
+    package static let exitSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
     static func rememberTerminal(_ descriptor: Int32, _ state: termios) {
         savedTerminal = state
         savedTerminalDescriptor = descriptor
@@ -37,7 +42,7 @@ package enum SignalTrap {
         farewell = buffer
         farewellLength = bytes.count
         old?.deallocate()
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
+        for signalNumber in exitSignals + [SIGPIPE] {
             signal(signalNumber) { _ in
                 if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
                 if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
@@ -51,7 +56,7 @@ package enum SignalTrap {
     package static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
         var block = sigset_t(), previous = sigset_t()
         sigemptyset(&block)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&block, signalNumber) }
+        for signalNumber in exitSignals { sigaddset(&block, signalNumber) }
         sigprocmask(SIG_BLOCK, &block, &previous)
         defer { sigprocmask(SIG_SETMASK, &previous, nil) }
         return try body()

@@ -70,7 +70,7 @@ package final class Terminal {
             if !keys.isEmpty, let burst = reader.takeBurst(beganBy: byte, isKey: isKey) { return .pasted(String(decoding: burst, as: UTF8.self)) }
             switch byte {
             case 0x0D, 0x0A: return .enter
-            case 0x03: return .interrupt
+            case 0x03, 0x1C: return .interrupt
             case 0x04: return .endOfInput
             case 0x1B:
                 reader.discardEscapeSequence()

@@ -144,6 +144,17 @@ import Testing
             // Nor an escape a reader of the format turns back into one (OpenACR's YAML kept `\u001B`).
             #expect(report.stdout.contains("u{1B}") && report.stdout.contains("0;owned") && !report.stdout.contains("\\u001B"), "\(format): \(report.stdout.suffix(800))")
         }
+        // JSON keeps them, escaped: a reader of the file sees escapes, a parser the note as typed.
+        for command in [["report", "--release", "2.4", "--format", "json"], ["sessions", "--json"]] {
+            let json = try Checkrun.run(command + ["--protocols", protocols], in: folder.path)
+            #expect(json.status == 0 && !json.stdout.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x80...0x9F).contains($0.value) }, "\(command)")
+            if command.contains("report") {
+                #expect(json.stdout.contains("numbers \\u202Epass\\u202C overlap \\u001B]0;owned\\u0007"), "\(json.stdout.prefix(2000))")
+                let checks = try JSONParser.parse(json.stdout)["checks"]?.arrayValue ?? []
+                let notes = checks.compactMap { $0["results"]?.arrayValue?.first?["notes"]?.stringValue }.first
+                #expect(notes == "numbers \u{202E}pass\u{202C} overlap \u{1B}]0;owned\u{07}")
+            }
+        }
         // The product's name stands in OpenACR's title: one line of plain text, as a label is.
         for product in ["Acme\u{1B}[31m", "Acme\nPay", " ", String(repeating: "a", count: 201)] {
             let refused = try Checkrun.run(["report", "--release", "2.4", "--format", "openacr", "--product", product, "--protocols", protocols], in: folder.path)

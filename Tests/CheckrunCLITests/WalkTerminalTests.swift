@@ -198,6 +198,21 @@ import Glibc
         try raw.expect("Resume with: \(Checkrun.hintName) resume")
         #expect(raw.waitForExit() == 130)
         #expect(raw.isInCookedMode, "SIGTERM in raw mode puts the terminal back")
+
+        // Ctrl-\ (SIGQUIT) is a way out like Ctrl-C: it printed the runtime's crash report, in
+        // colour with a countdown, and the walk went on. At a line prompt and while timing.
+        for (index, key) in ["line", "timer"].enumerated() {
+            let quit = try start(folder, ["resume"])
+            try quit.expect("Press Enter to start")
+            if index == 1 {
+                quit.send("\r")
+                try quit.expect("Enter stops the timer")
+            }
+            quit.send("\u{1C}")
+            try quit.expect("Resume with: \(Checkrun.hintName) resume")
+            #expect(quit.waitForExit() == 130, "\(key)")
+            #expect(!quit.output.contains("crashed") && !quit.output.contains("Backtrac"), "\(key): \(quit.output)")
+        }
     }
 
     @Test func ctrlDWithQuestionsLeftSavesAndExits1() throws {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Temporary files being written, kept where a signal handler can reach them without the
-/// Swift runtime: on Ctrl-C, SIGTERM or SIGHUP they are removed before the process ends.
+/// Swift runtime: on Ctrl-C, Ctrl-\, SIGTERM or SIGHUP they are removed before the process ends.
 private nonisolated(unsafe) var pendingPaths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 32)
 
 /// Removes the temporary files of an `AtomicFile` that will never be renamed: at once when the
@@ -21,7 +21,7 @@ enum TemporaryFileCleanup {
     private static func store(_ path: String) {
         guard let slot = pendingPaths.firstIndex(where: { $0 == nil }) else { return }
         pendingPaths[slot] = strdup(path)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+        for signalNumber in SignalTrap.exitSignals {
             signal(signalNumber) { number in
                 for index in 0..<32 { if let path = pendingPaths[index] { unlink(path) } }
                 signal(number, SIG_DFL)
