@@ -181,7 +181,9 @@ package final class CommandContext {
             for problem in library.problems { printError(problem.description) }
             throw CommandFailure("\(library.problems.count) problem\(library.problems.count == 1 ? "" : "s") in the protocol versions kept in \(databaseName), above: checkrun keeps only texts that pass lint, so they were changed behind checkrun's back. Run `checkrun verify --db \(databaseName)`, or name a protocol folder with --protocols DIR")
         }
-        guard !library.documents.isEmpty else { return try loadProtocols() }
+        guard !library.documents.isEmpty else {
+            throw CommandFailure("no protocol folder at \(protocolsDirectory), and \(databaseName) keeps no protocol texts to use instead; name the protocol folder with --protocols DIR")
+        }
         printError("No protocol folder at \(protocolsDirectory): using the \(library.documents.count) protocol version\(library.documents.count == 1 ? "" : "s") kept in \(databaseName).")
         return try checked(.success(library))
     }

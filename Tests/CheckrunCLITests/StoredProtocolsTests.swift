@@ -1,5 +1,5 @@
 import CheckrunModel
-import CheckrunStore
+@testable import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing
@@ -36,6 +36,22 @@ import Testing
         #expect(try Checkrun.run(["verify", "--db", "lead.sqlite"], in: lead.path).status == 0)
         let shown = try Checkrun.run(["show", "tiny-target/touch-one-hand", "--db", "lead.sqlite"], in: lead.path)
         #expect(shown.status == 0 && shown.stdout.contains("close the sheet 10 times in a row"), "\(shown.stdout)\(shown.stderr)")
+    }
+
+    /// Kept texts deleted and no folder: said as it is, not as a mistyped folder name.
+    @Test func noFolderAndNoKeptTextsIsSaidPlainly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                         "--db", "a.sqlite", "--protocols", protocols], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let store = try ResultStore(path: folder.path("a.sqlite"), access: .existingOnly)
+        try store.database.execute("DELETE FROM protocol_versions")
+        store.close()
+        for command in [["report", "--release", "2.4"], ["show", "tiny-target"]] {
+            let said = try Checkrun.run(command + ["--db", "a.sqlite"], in: folder.path)
+            #expect(said.status == 1 && said.stderr.contains("no protocol folder at protocols, and a.sqlite keeps no protocol texts to use instead; name the protocol folder with --protocols DIR"), "\(said.stderr)")
+        }
     }
 
     @Test func aNewerFolderSaysWhichChecksChangedAndTamperedTextIsNamed() throws {

@@ -147,13 +147,14 @@ import Testing
             #expect(walk.results[0].activeSeconds == seconds, "\(typed)")
         }
         var walk = makeWalk()
-        let bad = feed(&walk, [("t abc", 0), ("t 1:75", 0), ("t 99999999", 0), ("t 0", 0), ("t 0:00", 0), ("t 0.01", 0)])
+        let bad = feed(&walk, [("t abc", 0), ("t 1:75", 0), ("t 99999999", 0), ("t 0", 0), ("t 0:00", 0), ("t 0.01", 0), ("t 1m99s", 0)])
         #expect(bad.said[0] == "\"abc\" is not a time. Type t 80 (seconds), t 1:20 (minutes:seconds) or t 1m20s.")
         #expect(bad.said[1].contains("is not a time"))
         #expect(bad.said[2].contains("more than a day"))
         // A time of nothing would count in a report's medians as a task that took none.
         #expect(bad.said[3] == "0 seconds is no time for a task; type the time the task took, e.g. t 1:20, or press Enter to time it.")
         #expect(bad.said[4] == bad.said[3] && bad.said[5] == bad.said[3])
+        #expect(bad.said[6].contains("is not a time"), "as t 1:99 is")
         #expect(walk.results[0].activeSeconds == nil)
     }
 

@@ -18,14 +18,16 @@ package enum Durations {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let match = regex.firstMatch(in: trimmed, range: NSRange(trimmed.startIndex..., in: trimmed)) else { return nil }
         var total = 0.0
-        var found = false
+        var larger: Double?
         for (group, factor) in [(1, 3600.0), (2, 60.0), (3, 1.0)] {
             if let range = Range(match.range(at: group), in: trimmed), let value = Double(trimmed[range]) {
+                // "1m99s" is refused as "1:99" is: after a larger unit, a part is under 60.
+                if larger != nil && value >= 60 { return nil }
                 total += value * factor
-                found = true
+                larger = factor
             }
         }
-        return found ? total : nil
+        return larger != nil ? total : nil
     }
 
     /// The longest a typed time may be: one check's task, not a day's work.
