@@ -1,0 +1,80 @@
+import CheckrunModel
+import CheckrunStore
+import CheckrunTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every way out of a walk at a terminal: Ctrl-C, Ctrl-\, SIGTERM, the end of input.
+extension WalkTerminalTests {
+    @Test func ctrlCWhileTimingSavesRestoresTheTerminalAndSaysHowToResume() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try terminal.expect("Press Enter to start")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        terminal.send("+")
+        try terminal.expect("1 stop tallied.")
+        terminal.send("\u{03}")
+        try terminal.expect("Interrupted. Everything answered is saved. Resume with: \(Checkrun.hintName) resume")
+        #expect(terminal.waitForExit() == 130)
+        #expect(terminal.isInCookedMode)
+        #expect(try results(folder).first?.tally == 1)
+    }
+
+    @Test func ctrlCAtALinePromptAndSIGTERMInRawModeBothExit130() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let prompt = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try prompt.expect("Press Enter to start")
+        prompt.sendLine("t 5")
+        try prompt.expect("(p, f, n)")
+        prompt.send("\u{03}")
+        try prompt.expect("Resume with: \(Checkrun.hintName) resume")
+        #expect(prompt.waitForExit() == 130)
+        #expect(try results(folder).first?.activeSeconds == 5)
+
+        let raw = try start(folder, ["resume"])
+        try raw.expect("(p, f, n)")
+        raw.sendLine("s")
+        // The check holds a time, so skipping it asks first.
+        try raw.expect("Skip check 1 and set its answers aside? Type y to skip")
+        raw.sendLine("y")
+        try raw.expect("Result: skipped")
+        try raw.expect("Press Enter to start")
+        raw.send("\r")
+        try raw.expect("Enter stops the timer")
+        kill(raw.pid, SIGTERM)
+        try raw.expect("Resume with: \(Checkrun.hintName) resume")
+        #expect(raw.waitForExit() == 130)
+        #expect(raw.isInCookedMode, "SIGTERM in raw mode puts the terminal back")
+
+        // Ctrl-\ (SIGQUIT) is a way out like Ctrl-C: it printed the runtime's crash report, in
+        // colour with a countdown, and the walk went on. At a line prompt and while timing.
+        for (index, key) in ["line", "timer"].enumerated() {
+            let quit = try start(folder, ["resume"])
+            try quit.expect("Press Enter to start")
+            if index == 1 {
+                quit.send("\r")
+                try quit.expect("Enter stops the timer")
+            }
+            quit.send("\u{1C}")
+            try quit.expect("Resume with: \(Checkrun.hintName) resume")
+            #expect(quit.waitForExit() == 130, "\(key)")
+            #expect(!quit.output.contains("crashed") && !quit.output.contains("Backtrac"), "\(key): \(quit.output)")
+        }
+    }
+
+    @Test func ctrlDWithQuestionsLeftSavesAndExits1() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try terminal.expect("Press Enter to start")
+        terminal.send("\u{04}")
+        try terminal.expect("End of input with 3 checks left. Everything answered is saved. Resume with: \(Checkrun.hintName) resume")
+        #expect(terminal.waitForExit() == 1)
+    }
+}
