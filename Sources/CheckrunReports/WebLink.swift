@@ -3,47 +3,44 @@
 /// `_` became `\_` and its `&` `&amp;` inside the link GFM makes of it anyway, so the link led
 /// elsewhere ("APP%5C_123?a=1&amp;amp;b=2").
 enum WebLink {
-    /// The first `http://` or `https://` address in `text` that begins a word, without the
-    /// punctuation that ends a sentence after it (as GFM leaves that punctuation out).
+    /// The first `http://` or `https://` address in `text`, wherever it starts (GFM finds one
+    /// after a quote, a bracket or a colon as well), without the punctuation that ends a
+    /// sentence or a bracket after it, as GFM leaves that out. One pass over the address.
     static func first(in text: Substring) -> Range<Substring.Index>? {
         guard text.contains("://") else { return nil }
         var searchFrom = text.startIndex
         while let scheme = schemeStart(in: text[searchFrom...]) {
             var end = text[scheme...].firstIndex(where: endsAddress) ?? text.endIndex
-            while end > scheme, let last = text[..<end].last, trailing.contains(last) || last == ")" && unbalanced(text[scheme..<end]) {
+            var address = text[scheme..<end]
+            var unmatched = address.reduce(0) { $0 + ($1 == ")" ? 1 : $1 == "(" ? -1 : 0) }
+            while let last = address.last, trailing.contains(last) || last == ")" && unmatched > 0 {
+                if last == ")" { unmatched -= 1 }
                 end = text.index(before: end)
+                address = text[scheme..<end]
             }
-            let address = text[scheme..<end]
-            if address.count > (address.hasPrefix("https://") ? 8 : 7) { return scheme..<end }
+            if address.utf8.count > (address.hasPrefix("https://") ? 8 : 7) { return scheme..<end }
             searchFrom = text.index(after: scheme)
         }
         return nil
     }
 
-    /// Where the next "http://" or "https://" starts at the beginning of a word.
+    /// Where the next "http://" or "https://" starts.
     private static func schemeStart(in text: Substring) -> Substring.Index? {
         var index = text.startIndex
-        while index < text.endIndex {
-            let rest = text[index...]
-            if rest.hasPrefix("http://") || rest.hasPrefix("https://") {
-                let before = index == text.startIndex ? nil : text[text.index(before: index)]
-                if before.map({ $0.isWhitespace || $0 == "(" }) ?? true { return index }
-            }
-            index = text.index(after: index)
+        while let found = text[index...].firstIndex(of: "h") {
+            let rest = text[found...]
+            if rest.hasPrefix("http://") || rest.hasPrefix("https://") { return found }
+            index = text.index(after: found)
         }
         return nil
     }
 
     /// A character no autolink holds (white space, `<`, `>`), or one a Markdown table or code
-    /// span reads as its own (`|`, a backtick): the address ends before it.
+    /// span reads as its own (`|`, a backtick), or a quote: the address ends before it.
     private static func endsAddress(_ character: Character) -> Bool {
         character.isWhitespace || "<>|`\"".contains(character)
     }
 
-    private static let trailing: Set<Character> = [".", ",", ":", ";", "!", "?", "'", "*", "_", "~"]
-
-    /// More closing parentheses than opening ones: the last closes the sentence's, not the address's.
-    private static func unbalanced(_ address: Substring) -> Bool {
-        address.filter { $0 == ")" }.count > address.filter { $0 == "(" }.count
-    }
+    /// Ends of a sentence, of emphasis or of a bracket, left outside the address.
+    private static let trailing: Set<Character> = [".", ",", ":", ";", "!", "?", "'", "*", "_", "~", "]"]
 }

@@ -172,21 +172,45 @@ import Testing
           5. Success Criterion 2.5.7 Dragging Movements
           6. 9.9.9 Nothing
           7. Semantic Control
+          8. WCAG 2.1 1.4.4 Resize Text
+          9. `2.1.1` Keyboard
         """
         let imported = try importer.importPage(text: text, fileName: "map.md")
-        #expect(imported.document.wcag == ["2.5.8", "1.4.3", "2.2.1", "4.1.2", "2.5.7"])
+        #expect(imported.document.wcag == ["2.5.8", "1.4.3", "2.2.1", "4.1.2", "2.5.7", "1.4.4", "2.1.1"])
         #expect(imported.warnings.map(\.description) == ["map.md:13: warning: 9.9.9 is not a WCAG 2.2 success criterion; left out of the mapping"])
     }
 
-    /// A fenced code block shows an example: a "Profile:" in it became a real check.
+    /// A fenced code block shows an example: a "Profile:" in it became a real check. Code shown
+    /// between two expected outcomes leaves the block going; inline code that begins a line
+    /// opens nothing; a fence never closed is read as text, with a warning, never dropped.
     @Test func aCodeBlockIsAnExampleNotACheck() throws {
-        let text = "Fence\nProfile: VoiceOver\nTask: real task\nExpected: real outcome\n```text\nProfile: Switch Control\nTask: example only\nExpected: shown\n```\n"
+        let text = """
+            Fence
+            Profile: VoiceOver
+            Task: real task
+            Expected:
+              - the label reads as set:
+                ```swift
+                .accessibilityLabel("Add")
+                ```
+              - the hint is not read
+            ```text
+            Profile: Switch Control
+            Task: example only
+            Expected: shown
+            ```
+            ```accessibilityHint``` is not read, so:
+            Profile: Voice Control
+            Task: say "Tap Add"
+            Expected: the item is added
+            """
         let imported = try importer.importPage(text: text, fileName: "fence.md")
-        #expect(imported.document.checks.map(\.task) == ["real task"])
-        #expect(imported.document.checks[0].expected.map(\.text) == ["real outcome"])
-        let unclosed = try importer.importPage(text: text.replacingOccurrences(of: "shown\n```\n", with: "shown\n"), fileName: "fence.md")
-        #expect(unclosed.document.checks.map(\.task) == ["real task"])
-        #expect(unclosed.warnings.map(\.description) == ["fence.md:5: warning: the code block opened here is never closed, so every line after it was read as code; close it with ```"])
+        #expect(imported.document.checks.map(\.task) == ["real task", "say \"Tap Add\""])
+        #expect(imported.document.checks[0].expected.map(\.text) == ["the label reads as set:", "the hint is not read"])
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let unclosed = try importer.importPage(text: "Fence\n~~~~~\nProfile: VoiceOver\nTask: a\nExpected: b\n", fileName: "fence.txt")
+        #expect(unclosed.document.checks.map(\.task) == ["a"])
+        #expect(unclosed.warnings.map(\.description) == ["fence.txt:2: warning: ~~~~~ opens a code block that is never closed, so this line and those after it were read as text; close it with ~~~~~ if it is one"])
     }
 
     @Test func readsTabsCRLFAndAByteOrderMark() throws {

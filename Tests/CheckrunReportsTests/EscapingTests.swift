@@ -16,8 +16,14 @@ import Testing
         // Sentence punctuation and an unbalanced parenthesis stay outside; a pipe ends it, escaped.
         #expect(Escaping.markdown("(ticket https://x.example/a_(b)), then http://y.example/c|d _e_")
             == "(ticket <https://x.example/a_(b)>), then <http://y.example/c>\\|d \\_e\\_")
-        // Not an address: no word begins with it, or nothing follows the scheme.
-        #expect(Escaping.markdown("xhttps://a_b https:// _") == "xhttps://a\\_b https:// \\_")
+        // Wherever it starts: after a quote, a bracket, emphasis, a colon, an angle bracket.
+        #expect(Escaping.markdown(#""https://a.example/A_1" [https://a.example/A_2] *https://a.example/A_3* URL:https://a.example/A_4 <https://a.example/A_5>"#)
+            == #""<https://a.example/A_1>" \[<https://a.example/A_2>\] \*<https://a.example/A_3>\* URL:<https://a.example/A_4> &lt;<https://a.example/A_5>>"#)
+        // Not an address: nothing follows the scheme.
+        #expect(Escaping.markdown("https:// _") == "https:// \\_")
+        // Thousands of closing parentheses cost one pass, not one a parenthesis.
+        let long = "a_b https://a" + String(repeating: ")", count: 200_000)
+        #expect(Escaping.markdown(long) == "a\\_b <https://a>" + String(repeating: ")", count: 200_000))
         // A control character in it is shown as a mark, literally, inside the link.
         #expect(Escaping.markdown("https://a.example/\u{1B}[2J_x") == "<https://a.example/\\u{1B}[2J_x>")
     }

@@ -37,20 +37,11 @@ struct PageScan {
     }
 
     /// Reads every line, then closes the last block. A fenced code block (``` or ~~~) is an
-    /// example, never a check: a "Profile:" line shown in one is not read as a block.
+    /// example, never a check: a "Profile:" line shown in one is not read as a block, and a
+    /// block around it goes on after it (code shown between two expected outcomes).
     mutating func read(_ lines: [CatalogLine]) throws(ImportMessage) {
-        var fence: (marker: String, line: Int)?
-        for line in lines where !line.isBlank {
-            if let open = fence {
-                if line.plain.hasPrefix(open.marker) && line.plain.drop(while: { String($0) == open.marker.prefix(1) }).allSatisfy(\.isWhitespace) { fence = nil }
-                continue
-            }
-            if let marker = Self.fenceMarker(line.plain) {
-                try finishPending()
-                inMapping = false
-                fence = (marker, line.number)
-                continue
-            }
+        let code = codeLines(lines)
+        for line in lines where !line.isBlank && !code.contains(line.number) {
             if line.isHeading || line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
                 lastHeading = line.text
             }
@@ -59,17 +50,46 @@ struct PageScan {
             readMapping(line)
         }
         try finishPending()
-        if let open = fence {
-            warn(open.line, "warning: the code block opened here is never closed, so every line after it was read as code; close it with \(open.marker)")
-        }
     }
 
-    /// The fence that opens a code block on this line (three or more backticks or tildes), if any.
+    /// The numbers of the lines of every closed code block, its fences included. A fence that
+    /// is never closed (a row of tildes under a heading in a plain-text page) is read as text,
+    /// with a warning: nothing of a page is dropped on a guess.
+    private mutating func codeLines(_ lines: [CatalogLine]) -> Set<Int> {
+        var code = Set<Int>()
+        var open: (marker: String, line: Int)?
+        for line in lines where !line.isBlank {
+            if let fence = open {
+                if Self.closes(line.plain, fence.marker) {
+                    code.formUnion(fence.line...line.number)
+                    open = nil
+                }
+            } else if let marker = Self.fenceMarker(line.plain) {
+                open = (marker, line.number)
+            }
+        }
+        if let fence = open {
+            warn(fence.line, "warning: \(fence.marker) opens a code block that is never closed, so this line and those after it were read as text; close it with \(fence.marker) if it is one")
+        }
+        return code
+    }
+
+    /// The fence that opens a code block on this line: three or more backticks or tildes, and
+    /// after backticks no other backtick (```code``` on a line of its own is inline code).
     static func fenceMarker(_ text: String) -> String? {
         for mark in ["`", "~"] where text.hasPrefix(String(repeating: mark, count: 3)) {
-            return String(text.prefix { String($0) == mark })
+            let marker = String(text.prefix { String($0) == mark })
+            if mark == "`" && text.dropFirst(marker.count).contains("`") { return nil }
+            return marker
         }
         return nil
+    }
+
+    /// Whether a line closes the block `marker` opened: the same character, at least as many, and nothing after.
+    static func closes(_ text: String, _ marker: String) -> Bool {
+        guard let character = marker.first else { return false }
+        let run = text.prefix { $0 == character }
+        return run.count >= marker.count && text.dropFirst(run.count).allSatisfy(\.isWhitespace)
     }
 
     /// A block whose Profile, Task and Expected are all there is kept; one without is refused.
@@ -134,14 +154,14 @@ struct PageScan {
     }
 
     /// The number an item of the mapping list starts with, read past the Markdown around it
-    /// (`**2.5.8**`, `[2.5.8](…)`) and the words that may name it (`SC 2.5.8`, `WCAG 2.5.8`,
-    /// `Success Criterion 2.5.8`): any three numbers, so one that is no criterion is said.
+    /// (`**2.5.8**`, `[2.5.8](…)`, `` `2.5.8` ``) and the words that may name it (`SC 2.5.8`,
+    /// `WCAG 2.5.8`, `WCAG 2.1 2.5.8`, `Success Criterion 2.5.8`): any three numbers, so one that is no criterion is said.
     static func criterionNumber(_ text: String) -> String? {
         var rest = Substring(text)
         while true {
             let before = rest
-            rest = rest.drop { "*_[(".contains($0) || $0.isWhitespace }
-            for word in ["success criterion ", "sc ", "wcag 2.2 ", "wcag "] where rest.lowercased().hasPrefix(word) {
+            rest = rest.drop { "*_[(`".contains($0) || $0.isWhitespace }
+            for word in ["success criterion ", "sc ", "wcag 2.2 ", "wcag 2.1 ", "wcag 2.0 ", "wcag "] where rest.lowercased().hasPrefix(word) {
                 rest = rest.dropFirst(word.count)
             }
             if rest == before { break }
