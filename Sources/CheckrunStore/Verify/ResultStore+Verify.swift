@@ -100,16 +100,23 @@ extension ResultStore {
         }
         // Each session id once (the key's index gives them in order), then looked up: not a
         // lookup per record.
-        let orphans = try database.query("SELECT session_id FROM (SELECT DISTINCT session_id FROM records) AS d WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
+        let server = database.engine == .postgresql
+        let orphans = try database.query(server ? PostgresStatements.sessionsGone(of: "records") : Self.sessionsGone(of: "records")) { $0.string(0) }
         for case let orphan? in orphans {
             add(orphan, rows: "records", deleted: "the session was deleted, but its records remain")
         }
         // Results of a session that is gone: the session (and perhaps its records) was deleted.
-        let leftBehind = try database.query("SELECT session_id FROM (SELECT DISTINCT session_id FROM results) AS d WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)") { $0.string(0) }
+        let leftBehind = try database.query(server ? PostgresStatements.sessionsGone(of: "results") : Self.sessionsGone(of: "results")) { $0.string(0) }
         for case let orphan? in leftBehind where !orphans.contains(orphan) {
             add(orphan, rows: "results", deleted: "the session was deleted behind checkrun's back, but its results remain")
         }
         return problems
+    }
+
+    /// The session ids of a table's rows (`records` or `results`, each keyed by its session
+    /// first) that name no session.
+    static func sessionsGone(of table: String) -> String {
+        "SELECT session_id FROM (SELECT DISTINCT session_id FROM \(table)) AS d WHERE session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL)"
     }
 
     /// Verifies only the sessions given (those a report shows).
