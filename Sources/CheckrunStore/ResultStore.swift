@@ -187,8 +187,8 @@ package final class ResultStore {
 
     /// The session whose id starts with `prefix` (the short id a tester types).
     package func session(matching prefix: String) throws -> Session? {
-        let pattern = prefix.lowercased().filter { $0.isHexDigit || $0 == "-" }
-        guard !pattern.isEmpty else { return nil }
+        let pattern = prefix.lowercased()
+        guard !pattern.isEmpty, pattern.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         let matches = try database.query(
             "SELECT \(Self.sessionColumns) FROM sessions WHERE lower(id) LIKE ? ORDER BY started_at DESC LIMIT 2",
             [.text(pattern + "%")], Self.readSession).compactMap { $0 }

@@ -240,8 +240,15 @@ extension HintTests {
         let complete = try Checkrun.run(["resume", session.shortID] + given, in: folder.path)
         #expect(complete.stdout.contains("start a new session: \(Checkrun.hintName) run --release 7 --build 1 --device iPad --check ID --db 'team results.sqlite' --protocols \(protocols)"),
                 "\(complete.stdout)")
-        let missing = try Checkrun.run(["resume", "zzzz"] + given, in: folder.path)
+        let missing = try Checkrun.run(["resume", "abcd0000"] + given, in: folder.path)
         #expect(missing.stderr.contains("`\(Checkrun.hintName) sessions --db 'team results.sqlite' --protocols \(protocols)` lists them"), "\(missing.stderr)")
+        // A mistyped id is refused whole, never cut down to the hex letters it holds
+        // ("nosuch" was "c", and resumed whichever session began with c).
+        for typo in ["nosuch", "zz\(session.shortID.prefix(4))zz", session.shortID.prefix(2) + ""] {
+            let refused = try Checkrun.run(["resume", typo] + given, in: folder.path)
+            #expect(refused.status == 1 && refused.stderr.contains("is not a session id: type at least 4 of its digits"), "\(typo): \(refused.stderr)")
+            #expect(!refused.stdout.contains("Check 1 of"), "no walk began")
+        }
     }
 
     /// The example `checkrun run --help` gives, run as printed.

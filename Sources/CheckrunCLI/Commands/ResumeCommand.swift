@@ -19,6 +19,11 @@ struct ResumeCommand: CheckrunCommand {
         let store = try context.openStore(.existingOnly)
         let session: Session
         if let id = context.arguments.positionals.first {
+            // The id as typed, whole: a mistyped one ("nosuch") once kept its hex letters ("c")
+            // and walked on in whatever session began with them.
+            guard id.count >= 4, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                throw CommandFailure("\"\(DisplayText.preview(id, limit: 40))\" is not a session id: type at least 4 of its digits (0 to 9 and a to f), as `\(context.commandHere("sessions"))` lists them")
+            }
             guard let found = try store.session(matching: id) else {
                 throw CommandFailure("no session \"\(id)\" in \(context.databaseName); `\(context.commandHere("sessions"))` lists them")
             }
