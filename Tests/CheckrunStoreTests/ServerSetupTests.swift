@@ -26,8 +26,9 @@ struct ServerSetupTests {
         }
     }
 
-    /// A store at version 5 (before the index of step 6) is brought up to date on opening,
-    /// said once, with its results kept and the index in place.
+    /// A store at version 5 (before the index of step 6) is read as it is by a command that
+    /// only reads, and brought up to date by one that writes, said once, with its results kept
+    /// and the index in place.
     @Test func aVersionFiveStoreIsUpgradedToTheLatestStep() throws {
         let database = try TestDatabase(.postgresql)
         defer { database.remove() }
@@ -37,8 +38,13 @@ struct ServerSetupTests {
         store.close()
         let editor = try PostgresConnection(uri: database.address)
         try editor.execute("DROP INDEX results_set_aside; UPDATE checkrun_schema SET version = 5")
+        // A command that only reads (a role that may only read) reads it as it is.
         var announced: [Int] = []
-        let upgraded = try ResultStore(path: database.address, access: .readOnly) { announced = [$0, $1] }
+        let reader = try ResultStore(path: database.address + "&options=-cdefault_transaction_read_only%3Don", access: .readOnly) { announced = [$0, $1] }
+        #expect(try reader.sessionSummaries().count == 1 && announced.isEmpty)
+        #expect(try reader.database.scalarInt("SELECT version FROM checkrun_schema") == 5)
+        reader.close()
+        let upgraded = try ResultStore(path: database.address, access: .existingOnly) { announced = [$0, $1] }
         #expect(announced == [5, 6])
         #expect(try upgraded.database.scalarInt("SELECT version FROM checkrun_schema") == 6)
         #expect(try upgraded.database.scalarInt("SELECT count(*) FROM pg_indexes WHERE indexname = 'results_set_aside'") == 1)

@@ -17,6 +17,9 @@ enum PostgresSetup {
             guard current == PostgresSchema.latestVersion else { throw newer(connection, current) }
             return
         }
+        // A command that only reads leaves a store it reads as it is to the next writer: a role
+        // that may only read, or a replica, cannot take a step, and the reading needs none.
+        if let current, current >= Schema.oldestReadableAsItIs, access == .readOnly { return }
         if current == nil && !access.createsFile {
             if try foreignTables(connection) > 0 { throw foreign(connection) }
             throw StoreError("\(connection.name) holds no checkrun results yet; record a result or merge a database into it first")
