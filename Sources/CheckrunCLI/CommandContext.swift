@@ -77,6 +77,7 @@ package final class CommandContext {
     package func print(_ text: TerminalText) {
         let shown = withoutPasswords(text.rendered)
         Swift.print(accessible ? SpokenWords.replacingSymbols(shown) : shown)
+        StandardOutput.noteFailure()
     }
 
     /// The one place output loses any password it would repeat (an address echoed in a path,
@@ -89,6 +90,7 @@ package final class CommandContext {
     package func prompt(_ text: String) {
         Swift.print(TerminalText(text).rendered, terminator: "")
         fflush(nil)
+        StandardOutput.noteFailure()
     }
 
     /// Flushes standard output, so everything said so far is on screen before input is read.
@@ -100,6 +102,7 @@ package final class CommandContext {
     /// when it goes to a file or a pipe, neutralised when it goes to a terminal.
     package func printData(_ text: String) {
         Swift.print(isatty(1) == 1 ? TerminalText(text).rendered : text, terminator: "")
+        StandardOutput.noteFailure()
     }
 
     /// Writes to standard error: diagnostics, warnings and progress, never data.
