@@ -4,7 +4,7 @@ import Foundation
 /// The stopwatch: its keys while it runs, and the time typed instead of it.
 extension Walk {
     /// The timer's keys in words, said for a key that does nothing while it runs.
-    package static let stopwatchKeysSaid = "While the timer runs: Enter stops it, p pauses or resumes, space or plus (+) tallies a stop, minus (-) takes one back, q saves and quits."
+    package static let stopwatchKeysSaid = "While the timer runs: Enter stops it, p pauses or resumes, space or plus (+) tallies a stop, minus (-) takes one back, q saves and quits; question mark (?) lists every key."
 
     /// The keys the running timer acts on, one a keystroke (either case): several characters
     /// arriving at once, one of them not among these, were pasted, not typed.

@@ -75,7 +75,10 @@ struct ServerSetupTests {
                         "CREATE TYPE app_shell", "CREATE OPERATOR === (LEFTARG = int4, RIGHTARG = int4, FUNCTION = int4eq)",
                         "CREATE COLLATION app_collation FROM \"C\"", "CREATE TEXT SEARCH CONFIGURATION app_search (COPY = simple)",
                         "CREATE SCHEMA app_schema", "SELECT lo_from_bytea(0, 'x')", "CREATE FOREIGN DATA WRAPPER app_wrapper; CREATE SERVER app_server FOREIGN DATA WRAPPER app_wrapper",
-                        "CREATE PUBLICATION app_publication"] {
+                        "CREATE PUBLICATION app_publication", "CREATE OPERATOR FAMILY app_family USING btree",
+                        "CREATE ACCESS METHOD app_am TYPE TABLE HANDLER heap_tableam_handler",
+                        "CREATE CONVERSION app_conversion FOR 'LATIN1' TO 'UTF8' FROM iso8859_1_to_utf8",
+                        "CREATE TEXT SEARCH TEMPLATE app_template (LEXIZE = dsimple_lexize)"] {
             let database = try TestDatabase(.postgresql)
             defer { database.remove() }
             try PostgresConnection(uri: database.address).execute(objects)

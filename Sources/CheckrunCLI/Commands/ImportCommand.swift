@@ -106,6 +106,11 @@ struct ImportCommand: CheckrunCommand {
         guard let text = String(validating: [UInt8](data), as: UTF8.self) else {
             throw CommandFailure("\(file): not UTF-8 text; save the page as UTF-8 and import it again")
         }
+        // Text saved as UTF-16 without a byte order mark is valid UTF-8 with a zero byte in
+        // every other place: its encoding is what is wrong, not one character.
+        if data.count >= 2, data.filter({ $0 == 0 }).count * 4 >= data.count {
+            throw CommandFailure("\(file): not UTF-8 text (a zero byte in every other place, as UTF-16 text has); save the page as UTF-8 and import it again")
+        }
         if let nul = data.firstIndex(of: 0) {
             let line = data[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw CommandFailure("\(file):\(line): a NUL character (a zero byte), which is no text; remove it and import the page again")

@@ -93,9 +93,6 @@ struct ReportCommand: CheckrunCommand {
         }
     }
 
-    /// A failure whose criteria are unknown (see `failuresWithUnknownCriteria`) would leave the
-    /// WCAG terms reading better than the results: named, and nothing written, unless
-    /// --unverified, which writes the report marked as such at its top.
     /// `--product`: the name heads every format and stands in OpenACR's title, pasted into a
     /// VPAT, so it is one line of plain text, as a label is.
     private static func checkedProduct(_ name: String) throws -> String {
@@ -111,6 +108,9 @@ struct ReportCommand: CheckrunCommand {
         return name
     }
 
+    /// A failure whose criteria are unknown (see `failuresWithUnknownCriteria`) would leave the
+    /// WCAG terms reading better than the results: named, and nothing written, unless
+    /// --unverified, which writes the report marked as such at its top.
     private static func refuseUnknownCriteria(_ report: inout ReleaseReport, _ store: ResultStore, _ context: CommandContext) throws {
         let problems = try report.failuresWithUnknownCriteria(store)
         guard !problems.isEmpty else { return }

@@ -156,7 +156,7 @@ enum MarkdownReport {
     private static func resultLines(_ reported: ReportedResult, _ check: Check?, _ e: (String) -> String) -> [String] {
         let result = reported.result
         var lines = [
-            "- Device: \(e(reported.testedOn.isEmpty ? "unnamed" : reported.testedOn)); build \(e(reported.build)); tester \(e(reported.tester.isEmpty ? "unnamed" : reported.tester)); \(e(ReportPhrases.attempt(reported)))",
+            "- Device: \(e(reported.testedOn.isEmpty ? "unnamed" : ReportPhrases.name(reported.testedOn))); build \(e(ReportPhrases.name(reported.build))); tester \(e(reported.tester.isEmpty ? "unnamed" : ReportPhrases.name(reported.tester))); \(e(ReportPhrases.attempt(reported)))",
             "- Verdict: \(e(ReportPhrases.verdict(reported)))",
             "- Active time: \(ReportPhrases.time(result.activeSeconds))\(check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? "")",
             "- Counters: \(e(ReportPhrases.counters(result, check)))",

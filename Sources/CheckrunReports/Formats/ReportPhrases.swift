@@ -20,7 +20,12 @@ enum ReportPhrases {
     /// ("iPhone 15, iOS 18"; "Switch Control, item scanning").
     /// A name holding the separator is quoted, so "O'Brien; Lee" stays one tester.
     static func list(_ items: [String]) -> String {
-        items.isEmpty ? "none" : items.map { $0.contains(";") ? "“\($0)”" : $0 }.joined(separator: "; ")
+        items.isEmpty ? "none" : items.map(name).joined(separator: "; ")
+    }
+
+    /// A device, build or tester in a line whose parts semicolons separate: quoted when it holds one.
+    static func name(_ text: String) -> String {
+        text.contains(";") ? "“\(text)”" : text
     }
 
     /// "attempt 2; 2 finished results on this device in build 311". Attempts are numbered per

@@ -61,7 +61,9 @@ enum PostgresSetup {
     }
 
     /// Another application's objects: anything in a schema but the system's (tables, views,
-    /// sequences, types, functions, operators, collations, text search configurations), a
+    /// sequences, types, functions, operators and their families and classes, collations,
+    /// conversions, text search configurations, dictionaries, parsers and templates), access
+    /// methods and event triggers (which belong to no schema), a
     /// schema of its own (not `public`, nor the empty one made for checkrun and first in the
     /// search path), large objects, foreign servers, publications. An extension's own
     /// objects and the schema it was installed in (pgcrypto installed by the administrator)
@@ -92,6 +94,18 @@ enum PostgresSetup {
              + (SELECT count(*) FROM pg_largeobject_metadata)
              + (SELECT count(*) FROM pg_foreign_server o WHERE ('pg_foreign_server'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_publication)
+             + (SELECT count(*) FROM pg_opfamily o WHERE o.opfnamespace IN (SELECT oid FROM own)
+                AND ('pg_opfamily'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_opclass o WHERE o.opcnamespace IN (SELECT oid FROM own)
+                AND ('pg_opclass'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_conversion o WHERE o.connamespace IN (SELECT oid FROM own)
+                AND ('pg_conversion'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_ts_parser o WHERE o.prsnamespace IN (SELECT oid FROM own)
+                AND ('pg_ts_parser'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_ts_template o WHERE o.tmplnamespace IN (SELECT oid FROM own)
+                AND ('pg_ts_template'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_am o WHERE o.oid >= 16384 AND ('pg_am'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+             + (SELECT count(*) FROM pg_event_trigger o WHERE ('pg_event_trigger'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
         """
 
     private static func foreign(_ connection: PostgresConnection) -> StoreError {
