@@ -130,4 +130,31 @@ extension ReadOnlyFolderTests {
         #expect(locked.status == 1 && locked.stderr.contains("-wal is read-only to you (another user's, left when their write failed)")
             && locked.stderr.contains("(the log is empty, so nothing is lost)"), "\(locked.stderr)")
     }
+
+    /// A file from the step before the latest (schema version 5), which this user may not
+    /// write: read as it is, since step 6 adds only an index, not refused as needing an upgrade.
+    @Test(.enabled(if: canRunAsNobody, "needs root, setpriv, and a build folder the nobody user may enter"))
+    func aVersionFiveFileInAReadOnlyFolderIsReadAsItIs() throws {
+        let folder = try TemporaryFolder()
+        defer {
+            chmod(folder.path("locked"), 0o755)
+            folder.remove()
+        }
+        let locked = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "1", "--check", "tiny-target/touch-one-hand", "--verdict", "skipped",
+                                         "--db", locked + "/old.sqlite", "--protocols", Repository.path("protocols")])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let older = try Database(path: locked + "/old.sqlite")
+        try older.execute("DROP INDEX results_set_aside; PRAGMA user_version = 5")
+        older.close()
+        chmod(folder.path, 0o755)
+        chmod(locked + "/old.sqlite", 0o644)
+        chmod(locked, 0o555)
+        let sessions = try Subprocess.run("/usr/bin/setpriv", Self.dropPrivileges + [Checkrun.executable, "sessions", "--db", locked + "/old.sqlite"])
+        #expect(sessions.status == 0 && sessions.stdout.contains("2.4"), "\(sessions.stderr)")
+        let raw = try Database(path: locked + "/old.sqlite", create: false, readOnly: true)
+        #expect(try raw.scalarInt("PRAGMA user_version") == 5, "left as it was")
+        raw.close()
+    }
 }
