@@ -48,3 +48,20 @@ import Testing
         }
     }
 }
+
+/// JSON for reading: the characters a person's screen would act on, escaped; nothing else.
+@Suite struct JSONForReadingTests {
+    @Test func everyMarkedCharacterAboveASCIIIsEscapedAndTheRestKept() throws {
+        let marked: [UInt32] = [0x80, 0x85, 0x9B, 0x9F, 0x2028, 0x2029, 0x202A, 0x202E, 0x2066, 0x2069]
+        let kept: [UInt32] = [0xA0, 0xE9, 0x200E, 0x200F, 0x2027, 0x202F, 0x2065, 0x206A, 0x201C, 0x1F600]
+        for value in marked + kept {
+            let scalar = try #require(Unicode.Scalar(value))
+            let text = "a" + String(Character(scalar)) + "b"
+            let json = JSONWriter.forReading(JSONWriter.write(.object([JSONMember("notes", JSONNode(.string(text)))])))
+            #expect(json.unicodeScalars.contains(scalar) == !marked.contains(value), "U+\(String(value, radix: 16))")
+            #expect(try JSONParser.parse(json)["notes"]?.stringValue == text, "reads back as typed")
+        }
+        let plain = JSONWriter.write(.array([JSONNode(.string("“Close”, button — ×"))]))
+        #expect(JSONWriter.forReading(plain) == plain)
+    }
+}

@@ -8,9 +8,8 @@ extension ResultStore {
     /// deleted takes its results out of every query; either would hide a failure while the
     /// chains cited stay whole. So every other session's details are compared with the hash its
     /// first record was chained to, and that record's own hash checked (its link alone could be
-    /// rewritten in one statement); records and results left without a session are looked for
-    /// (the sqlite3 shell does not enforce SQLite's foreign keys, and a server's table owner can
-    /// drop them). A session moved with its whole chain rewritten is beyond any check without a
+    /// rewritten in one statement). Records and results left without a session are looked for
+    /// beside this (`deletedSessionProblems`). A session moved with its whole chain rewritten is beyond any check without a
     /// key: a kept report's pins find it (`problems(against:)`).
     func outsideSessionProblems(cited: Set<UUID>) throws -> [VerificationProblem] {
         // One snapshot for the scan and every probe after it: a walk giving its first answer
@@ -37,9 +36,6 @@ extension ResultStore {
             }
         }
         problems += try firstRecordProblems(withoutFirst)
-        // On a server too: its foreign keys can be dropped and put back NOT VALID, or passed
-        // by a superuser's replication role, and a session deleted so hid its failure.
-        problems += try deletedSessionProblems()
         return problems
     }
 

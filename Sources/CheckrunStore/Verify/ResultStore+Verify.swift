@@ -147,6 +147,10 @@ package struct SessionVerifier: Sendable {
         let beside = WorkBeside(opener: opener) { store in
             (forms: try store.idFormProblems(release: release), outside: try store.outsideSessionProblems(cited: cited))
         }
+        // And records or results whose session was deleted from under them, on a server too:
+        // its foreign keys can be dropped and put back NOT VALID, or passed by a superuser's
+        // replication role. On a connection of its own, while the server has a core to spare.
+        let gone = WorkBeside(opener: opener) { try $0.deletedSessionProblems() }
         let verified = Result {
             try ParallelVerification.run(ids, groupSize: 16, opener: opener, progress: nil) { store, group, report in
                 try store.verifyGroup(group, depth: depth, into: &report)
@@ -154,9 +158,10 @@ package struct SessionVerifier: Sendable {
         }
         // Waited for whatever the chains gave: no thread is left talking to a server.
         let found = Result { try beside.value() }
+        let deleted = Result { try gone.value() }
         var report = try verified.get()
         report.fileProblems += try found.get().forms
-        report.problems += try found.get().outside
+        report.problems += try found.get().outside + deleted.get()
         if !report.namedAttachments.isEmpty {
             let store = try opener.open()
             defer { store.database.finish() }
