@@ -34,7 +34,8 @@ package struct Attention: Sendable {
 
     /// One failure in words: where it failed, and the start of what the tester wrote.
     static func describe(_ check: String, _ reported: ReportedResult, notesInFull: Bool = false) -> String {
-        let device = reported.testedOn.isEmpty ? "an unnamed device" : reported.testedOn
+        // Remarks join failures with semicolons: a device named with one is quoted.
+        let device = reported.testedOn.isEmpty ? "an unnamed device" : ReportPhrases.name(reported.testedOn)
         let limit = notesInFull ? Int.max : 160
         if let earlier = reported.failedEarlier {
             let since = reported.result.verdict == .blocked ? "blocked" : "skipped"
