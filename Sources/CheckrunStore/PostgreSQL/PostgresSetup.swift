@@ -72,6 +72,14 @@ enum PostgresSetup {
         try connection.scalarInt(foreignObjects) ?? 0
     }
 
+    /// The catalogs of objects that live in a schema and need no other condition, each with
+    /// the column that names its schema.
+    private static let schemaObjects = [
+        ("pg_proc", "pronamespace"), ("pg_operator", "oprnamespace"), ("pg_opfamily", "opfnamespace"), ("pg_opclass", "opcnamespace"),
+        ("pg_collation", "collnamespace"), ("pg_conversion", "connamespace"), ("pg_ts_config", "cfgnamespace"), ("pg_ts_dict", "dictnamespace"),
+        ("pg_ts_parser", "prsnamespace"), ("pg_ts_template", "tmplnamespace"),
+    ]
+
     static let foreignObjects = """
         WITH own AS (SELECT oid FROM pg_namespace WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%'),
         member AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
@@ -79,31 +87,14 @@ enum PostgresSetup {
                 AND ('pg_class'::regclass, c.oid) NOT IN (SELECT classid, objid FROM member) AND c.relkind NOT IN ('i', 'I', 't'))
              + (SELECT count(*) FROM pg_type t WHERE t.typnamespace IN (SELECT oid FROM own) AND t.typrelid = 0
                 AND NOT (t.typcategory = 'A' AND t.typelem <> 0) AND ('pg_type'::regclass, t.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_proc p WHERE p.pronamespace IN (SELECT oid FROM own)
-                AND ('pg_proc'::regclass, p.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_operator o WHERE o.oprnamespace IN (SELECT oid FROM own)
-                AND ('pg_operator'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_collation o WHERE o.collnamespace IN (SELECT oid FROM own)
-                AND ('pg_collation'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_ts_config o WHERE o.cfgnamespace IN (SELECT oid FROM own)
-                AND ('pg_ts_config'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_ts_dict o WHERE o.dictnamespace IN (SELECT oid FROM own)
-                AND ('pg_ts_dict'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+        \(schemaObjects.map { catalog, schema in
+            "     + (SELECT count(*) FROM \(catalog) o WHERE o.\(schema) IN (SELECT oid FROM own) AND ('\(catalog)'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))\n"
+        }.joined())\
              + (SELECT count(*) FROM pg_namespace n WHERE n.oid IN (SELECT oid FROM own) AND n.nspname NOT IN ('public', coalesce(current_schema(), 'public'))
                 AND n.oid NOT IN (SELECT extnamespace FROM pg_extension) AND ('pg_namespace'::regclass, n.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_largeobject_metadata)
              + (SELECT count(*) FROM pg_foreign_server o WHERE ('pg_foreign_server'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_publication)
-             + (SELECT count(*) FROM pg_opfamily o WHERE o.opfnamespace IN (SELECT oid FROM own)
-                AND ('pg_opfamily'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_opclass o WHERE o.opcnamespace IN (SELECT oid FROM own)
-                AND ('pg_opclass'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_conversion o WHERE o.connamespace IN (SELECT oid FROM own)
-                AND ('pg_conversion'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_ts_parser o WHERE o.prsnamespace IN (SELECT oid FROM own)
-                AND ('pg_ts_parser'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
-             + (SELECT count(*) FROM pg_ts_template o WHERE o.tmplnamespace IN (SELECT oid FROM own)
-                AND ('pg_ts_template'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_am o WHERE o.oid >= 16384 AND ('pg_am'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_event_trigger o WHERE ('pg_event_trigger'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
         """
