@@ -79,15 +79,33 @@ package final class InputReader {
         return buffer
     }
 
-    /// Skips the rest of an escape sequence (ESC already read) if its bytes are already here.
+    /// Skips the rest of an escape sequence (ESC already read). A terminal reached over a slow
+    /// link (ssh, a serial console) can deliver an arrow's bytes in two reads: the "A" of an
+    /// up arrow read on its own was the attach key. So, as terminals' own libraries do, the
+    /// rest is waited for a moment; a lone Escape is still a lone Escape after it.
     func discardEscapeSequence() {
-        guard position < buffer.count, buffer[position] == UInt8(ascii: "[") || buffer[position] == UInt8(ascii: "O") else { return }
+        guard nextByteArrives(), buffer[position] == UInt8(ascii: "[") || buffer[position] == UInt8(ascii: "O") else { return }
         position += 1
-        while position < buffer.count {
+        while nextByteArrives() {
             let byte = buffer[position]
             position += 1
             if (0x40...0x7E).contains(byte) { return }
         }
+    }
+
+    /// How long the rest of an escape sequence is waited for, in milliseconds: ncurses' own
+    /// delay for it is a thousand, too long a pause after a lone Escape; bytes of one sequence
+    /// over a remote link arrive within a few.
+    static let escapeDelayMilliseconds: Int32 = 100
+
+    /// Whether a byte is there to read: already read in, or, from a terminal, arriving within
+    /// the escape delay. Not a time limit on any answer: only the rest of a key already pressed.
+    private func nextByteArrives() -> Bool {
+        if position < buffer.count { return true }
+        guard isTerminal, !ended else { return false }
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Self.escapeDelayMilliseconds) > 0 else { return false }
+        return fill()
     }
 
     /// Set after a line of a file or pipe ended with CR as the last byte read, so that the LF

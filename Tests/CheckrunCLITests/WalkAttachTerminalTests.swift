@@ -98,6 +98,32 @@ import Testing
         #expect(result.attachments.map(\.name) == ["shot 1.png"] && result.verdict == nil)
     }
 
+    /// An arrow whose bytes arrive in two reads, as over a slow remote link: its "A" (up) or
+    /// "B" (down) is not taken for the attach or back key.
+    @Test func anArrowSplitAcrossReadsIsStillOneKey() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        for arrow in ["[A", "[B", "OA"] {
+            terminal.send("\u{1B}")
+            usleep(30_000)
+            terminal.send(arrow)
+            let seen = try terminal.expect("That key does nothing here.")
+            terminal.send(" ")
+            let said = try seen + terminal.expect("tallied.")
+            #expect(said.components(separatedBy: "That key does nothing here.").count == 2 && !said.lowercased().contains("attach")
+                    && !said.contains("Stop the timer first"), "\(said)")
+        }
+        terminal.send("q")
+        try terminal.expect("Resume with:")
+        _ = terminal.waitForExit()
+        let result = try #require(try walkTests.results(folder).first)
+        #expect(result.tally == 3 && result.attachments.isEmpty, "\(result)")
+    }
+
     @Test func aFailingCaptureSaysWhyAndAttachesNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
