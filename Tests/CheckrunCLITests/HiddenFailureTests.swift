@@ -44,6 +44,31 @@ import Testing
         }
     }
 
+    /// Whether a session is finished is kept beside its chain, not in it: marked finished by
+    /// hand, an unfinished attempt's failed answer would leave every report. Each reader of
+    /// the chain names it instead: the report, `verify`, and a merge of an export so edited.
+    @Test func aSessionMarkedFinishedByHandIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "310", "--device", "A", "--check", "tiny-target/voice-control-show-numbers", "--expected", "1=pass"],
+                             in: folder).status == 0)
+        let walked = try Checkrun.run(["run", "--release", "2.4", "--build", "311", "--device", "A", "--check", "tiny-target/voice-control-show-numbers",
+                                       "--protocols", protocols], in: folder.path, input: "t 30\nf numbers overlap\nq\n")
+        #expect(walked.stdout.contains("Saved, 1 check left."), "\(walked.stdout)\(walked.stderr)")
+        #expect(try checkrun(["export", "--out", "walk.json"], in: folder).status == 0)
+        try tamper(folder, "UPDATE sessions SET finished_at = started_at + 60")
+        let said = "is marked finished but tiny-target/voice-control-show-numbers has no result yet: it was marked finished behind checkrun's back"
+        for command in [["report", "--release", "2.4", "--fail-on-failure"], ["verify"]] {
+            let run = try checkrun(command, in: folder)
+            #expect(run.status == 1 && (run.stdout + run.stderr).contains(said), "\(command): \(run.status) \(run.stdout) \(run.stderr)")
+        }
+        let export = try String(contentsOfFile: folder.path("walk.json"), encoding: .utf8)
+        #expect(export.contains("\"finishedAt\":null"))
+        try export.replacingOccurrences(of: "\"finishedAt\":null", with: "\"finishedAt\":1900000000").write(toFile: folder.path("edited.json"), atomically: true, encoding: .utf8)
+        let merged = try checkrun(["merge", "edited.json", "--db", "other.sqlite"], in: folder)
+        #expect(merged.status == 1 && merged.stderr.contains(said + "; nothing was merged"), "\(merged.stderr)")
+    }
+
     @Test(arguments: [
         // A skip holding a failure, its failed outcome edited to not applicable: "fixed".
         ("--verdict skipped --expected 1=fail --notes x", "UPDATE outcome_answers SET verdict = 'na' WHERE verdict = 'fail'"),

@@ -27,6 +27,12 @@ extension ResultStore {
                 // session without one was added, or emptied, behind checkrun's back.
                 report.problems.append(VerificationProblem(session: id, sequence: nil,
                     message: "the session is marked finished but has no records: it was added or emptied behind checkrun's back"))
+            } else if session.finishedAt != nil, let open = chain.tables.results.first(where: { $0.verdict == nil }) {
+                // Whether a session is finished is not in its chain; a walk marks it finished only
+                // when every check has its result. Marked by hand, it took an unfinished attempt's
+                // failed answer out of every report.
+                report.problems.append(VerificationProblem(session: id, sequence: nil,
+                    message: Self.finishedWithoutResult(open.check)))
             }
             report.problems += tableProblems(of: chain)
         }
@@ -115,6 +121,11 @@ extension ResultStore {
         SELECT session_id, sequence, result_id, kind, reason, payload, previous_hash, hash FROM records
         WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, sequence
         """
+
+    /// Said of a session marked finished while one of its checks has no result yet.
+    static func finishedWithoutResult(_ check: String) -> String {
+        "the session is marked finished but \(DisplayText.preview(check, limit: 80)) has no result yet: it was marked finished behind checkrun's back"
+    }
 
     /// An id in the results tables or the records in a spelling checkrun never writes. The
     /// session ids are read by their exact text, and `verify` finds others with the deleted
