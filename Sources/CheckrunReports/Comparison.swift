@@ -84,6 +84,14 @@ package struct BuildFigures: Sendable, Equatable {
     package struct OSVersions: Sendable, Equatable {
         package var tested: Set<String> = []
         package var failed: Set<String> = []
+        /// Those whose latest result passed: a failure on one of them in a later build is a
+        /// regression, whatever another OS version fixed meanwhile.
+        package var passed: Set<String> = []
+
+        /// The OS versions that passed in `before` and fail here.
+        func failing(after before: OSVersions) -> [String] {
+            failed.subtracting(passed).intersection(before.passed).sorted()
+        }
     }
 }
 
@@ -189,6 +197,15 @@ extension Comparison {
     }
 
     /// Changes between each build and the previous one.
+    /// A failure on one OS version fixed while another that passed now fails: the device's
+    /// verdict reads fail both times, and the regression would have passed the gate.
+    static func noteRegressionOnAnOSVersion(_ before: BuildFigures, _ after: BuildFigures, _ change: inout BuildChange) {
+        let regressed = after.osVersions.failing(after: before.osVersions)
+        guard change.verdictChange != .regressed, !regressed.isEmpty else { return }
+        change.verdictChange = .regressed
+        change.flags.append("verdict pass → fail on " + regressed.map { $0.isEmpty ? "no OS version given" : "OS \($0)" }.joined(separator: ", "))
+    }
+
     static func changes(_ figures: [BuildFigures?], _ threshold: Double, _ directions: [String: CounterDirection] = [:]) -> [BuildChange] {
         var result: [BuildChange] = []
         for index in figures.indices.dropFirst() {
@@ -215,6 +232,7 @@ extension Comparison {
             }
             if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
             if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
+            noteRegressionOnAnOSVersion(before, after, &change)
             // By the check's own text where both versions are kept, else by the protocol's hash.
             if let old = before.checkText, let new = after.checkText {
                 change.protocolChanged = old != new

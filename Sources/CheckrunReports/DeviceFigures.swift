@@ -52,7 +52,8 @@ extension Comparison {
         func osVersions(in scope: Int, verdict: Verdict) -> BuildFigures.OSVersions {
             let tested = Set(latestOnOS[scope].keys)
             let failed = Set(latestOnOS[scope].filter { $0.value.verdict == .fail }.keys)
-            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed)
+            let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
+            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed)
         }
 
         /// The result that stands for the device in a build: the newest failure among the OS

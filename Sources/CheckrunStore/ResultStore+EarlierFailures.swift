@@ -60,6 +60,8 @@ extension ResultStore {
     /// of the device (the newest whose latest passed-or-failed result failed): a skip given
     /// without `--os`, or on another OS version, is no evidence of a fix either, and a gate on
     /// its build alone must still see the failure, whichever OS version was answered last.
+    /// A failure on another OS version that the report shows on its own row is not counted
+    /// again by a skip on an OS version that last passed.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
     func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String]) throws {
         let rank = BuildOrder.ranks(buildOrder)
@@ -75,11 +77,15 @@ extension ResultStore {
             if let other = newestFailureOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }
             newestFailureOnDevice[device] = found
         }
+        let shownIDs = Set(latest.map(\.result.id))
         for position in latest.indices where latest[position].result.verdict == .skipped || latest[position].result.verdict == .blocked {
             let shown = latest[position]
             let device = TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: "")
             let onThisOS = samePlace[shown.place].flatMap { $0.result.verdict == .pass ? nil : $0 }
             guard let failure = onThisOS ?? newestFailureOnDevice[device] else { continue }
+            // A skip on an OS version whose latest answer passed, beside a failure on another
+            // that this report shows on a row of its own: that row counts it, not this one too.
+            if onThisOS == nil, samePlace[shown.place] != nil, shownIDs.contains(failure.result.id) { continue }
             let elsewhere = TestedOn.name(device: shown.device, osVersion: failure.osVersion)
             latest[position].failedEarlier = ReportedResult.EarlierFailure(
                 build: failure.build, attempt: failure.result.attempt, notes: failure.result.notes, isThisResult: failure.result.id == shown.result.id,

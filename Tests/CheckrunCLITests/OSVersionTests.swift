@@ -40,6 +40,35 @@ import Testing
         #expect(try checkrun(["compare", "--release", "2.4"], in: folder).stdout.contains("310 → 311: fixed"))
     }
 
+    /// A failure fixed on 17.5 while 18.2, which passed, now fails: the device read fail in both
+    /// builds, `compare` said "no change" and the gate passed the regression.
+    @Test func aRegressionOnOneOSVersionIsNotCancelledByAFixOnAnother() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap on 17.5"])
+        try record(folder, build: "310", os: "18.2", ["--expected", "1=pass"])
+        try record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap now on 18.2"])
+        let gate = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(gate.status == 3 && gate.stdout.contains("310 → 311: REGRESSION (verdict pass → fail on OS 18.2): regressed"), "\(gate.stdout)")
+        #expect(try checkrun(["report", "--release", "2.4"], in: folder).stdout.contains("310 → 311: REGRESSION (verdict pass → fail on OS 18.2)"))
+    }
+
+    /// A skip on 17.5, whose latest answer passed, beside a failure on 18.2 that the report shows
+    /// on its own row: one failure, counted once (JUnit showed two).
+    @Test func aSkipDoesNotCountAFailureShownOnAnotherRowAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", os: "17.5", ["--expected", "1=pass"])
+        try record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try record(folder, build: "311", os: "17.5", ["--verdict", "skipped"])
+        for scope in [[], ["--build", "311"]] {
+            let junit = try checkrun(["report", "--release", "2.4", "--format", "junit", "--fail-on-failure"] + scope, in: folder)
+            #expect(junit.status == 3 && junit.stdout.contains("name=\"voice-control-show-numbers on iPhone 15, OS 17.5\" time=\"0\">\n      <skipped message=\"skipped by the tester\"/>"), "\(junit.stdout)")
+            #expect(junit.stdout.components(separatedBy: "type=\"fail\"").count == 2, "\(junit.stdout)")
+        }
+    }
+
     @Test func aPassOnOneOSVersionDoesNotHideAFailureOnAnother() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
