@@ -84,9 +84,13 @@ package struct ReportedResult: Sendable, Equatable {
 /// The queries behind reports and comparisons. Aggregation happens in SQL and rows stream
 /// out one at a time, so memory stays flat however large the database grows.
 extension ResultStore {
-    /// The releases in the database, in the order they were first tested.
+    /// The releases in the database, oldest first, ordered by their labels as builds are
+    /// (`BuildOrder`): the newest is last whichever was tested last (a hotfix of 2.9.1 begun
+    /// after 2.10 is still older).
     package func releases() throws -> [String] {
-        try database.query("SELECT release FROM sessions GROUP BY release ORDER BY min(started_at)") { $0.string(0) ?? "" }
+        BuildOrder.sorted(try database.query("SELECT release, min(started_at) FROM sessions GROUP BY release") {
+            (label: $0.string(0) ?? "", firstSeen: $0.double(1) ?? 0)
+        })
     }
 
     /// Refuses a release the database does not know, naming the closest and the known ones.

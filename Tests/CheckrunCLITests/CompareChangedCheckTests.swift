@@ -78,5 +78,25 @@ import Testing
         #expect(backwards.stderr.contains("warning: --builds 311,310 is not in build order (310, 311)"), "\(backwards.stderr)")
         let forwards = try checkrun(["compare", "--release", "2.4", "--builds", "310,311"], in: folder)
         #expect(!forwards.stderr.contains("warning"), "\(forwards.stderr)")
+        // The same two builds named by --from and --to: said too, or a mistyped gate passes a regression.
+        let reversed = try checkrun(["compare", "--from", "2.4:311", "--to", "2.4:310"], in: folder)
+        #expect(reversed.stderr.contains("warning: --from 2.4:311 is newer than --to 2.4:310"), "\(reversed.stderr)")
+        #expect(!(try checkrun(["compare", "--from", "2.4:310", "--to", "2.4:311"], in: folder)).stderr.contains("warning"))
+    }
+
+    /// Without --release, the newest release by its label: a hotfix of 2.9.1 begun after 2.10
+    /// took the gate off the current release.
+    @Test func theDefaultReleaseIsTheNewestByItsLabel() throws {
+        let folder = try folderWithProtocols()
+        defer { folder.remove() }
+        for (release, build) in [("2.10", "1"), ("2.10", "2"), ("2.9.1", "1"), ("2.9.1", "2")] {
+            let recorded = try checkrun(["record", "--release", release, "--build", build, "--check", check, "--device", "A",
+                                         "--expected", "1=pass", "--expected", "2=pass", "--count", "stops=14"], in: folder)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let compared = try checkrun(["compare"], in: folder)
+        #expect(compared.stdout.hasPrefix("Comparing release 2.10,"), "\(compared.stdout)")
+        let across = try checkrun(["compare", "--from", "2.10:2", "--to", "2.9.1:2"], in: folder)
+        #expect(across.stderr.contains("warning: --from 2.10:2 is newer than --to 2.9.1:2"), "\(across.stderr)")
     }
 }

@@ -19,7 +19,7 @@ struct CompareCommand: CheckrunCommand {
         check of its protocol does not count). The text format says times in words.
         """,
         options: [
-            OptionDefinition(.release, .value("R"), help: "The release whose builds to compare (default: the newest)."),
+            OptionDefinition(.release, .value("R"), help: "The release whose builds to compare (default: the newest by its label, as builds are ordered)."),
             OptionDefinition(.builds, .value("B1,B2,…"), help: "The builds to compare, in order (default: all of the release's)."),
             OptionDefinition(.from, .value("R:B"), help: "Compare this release and build…"),
             OptionDefinition(.to, .value("R:B"), help: "…with this one, across releases."),
@@ -86,7 +86,7 @@ struct CompareCommand: CheckrunCommand {
             }
             if from == to { throw UsageError("--from and --to both name \(DisplayText.neutralised(from)); a comparison needs two builds", command: "compare") }
             let releases = Set(try store.releases())
-            return try [from, to].map { text in
+            let scopes = try [from, to].map { text in
                 let readings = try BuildSelector.readings(ofScope: text, releases: releases, builds: store.builds(release:))
                 if readings.count > 1 {
                     let named = readings.map { "release \"\(DisplayText.neutralised($0.release))\" build \"\(DisplayText.neutralised($0.build))\"" }
@@ -101,6 +101,8 @@ struct CompareCommand: CheckrunCommand {
                 try check(build: parts[1], of: parts[0])
                 return ResultStore.BuildScope(release: parts[0], build: parts[1])
             }
+            try warnIfBackwards(scopes, store, warn: warn)
+            return scopes
         }
         guard let release = try arguments.value(.release) ?? store.releases().last else {
             throw CommandFailure("the database has no results yet; walk some checks with `checkrun run`")
@@ -124,6 +126,18 @@ struct CompareCommand: CheckrunCommand {
             throw CommandFailure("release \(release) has \(builds.count) build\(builds.count == 1 ? "" : "s") (\(builds.joined(separator: ", "))); a comparison needs two. Name builds of two releases with --from R:B --to R:B")
         }
         return builds.map { ResultStore.BuildScope(release: release, build: $0) }
+    }
+
+    /// Said when --to names an older build than --from (as `--builds` out of order is):
+    /// read backwards, a regression is called fixed and passes the gate.
+    private static func warnIfBackwards(_ scopes: [ResultStore.BuildScope], _ store: ResultStore, warn: (String) -> Void) throws {
+        let (from, to) = (scopes[0], scopes[1])
+        let order = from.release == to.release ? try store.builds(release: from.release) : try store.releases()
+        let rank = BuildOrder.ranks(order)
+        let (before, after) = from.release == to.release ? (from.build, to.build) : (from.release, to.release)
+        guard let first = rank[before], let second = rank[after], second < first else { return }
+        let named = { (scope: ResultStore.BuildScope) in "\(DisplayText.neutralised(scope.release)):\(DisplayText.neutralised(scope.build))" }
+        warn("--from \(named(from)) is newer than --to \(named(to)); each change is read from --from to --to, so a fix may read as a regression and a regression as fixed")
     }
 
     /// The builds `--builds` names, read as labels the release has (see `BuildSelector`).
