@@ -12,6 +12,9 @@ package struct Coverage: Sendable, Equatable {
     /// Checks answered not applicable on every device they were tested on.
     package var notApplicable = 0
     package var notRun = 0
+    /// Skipped or blocked checks that passed on another device: some evidence of support,
+    /// not none (without them a criterion read "no pass or fail behind it").
+    package var partlyPassed = 0
     /// Passed or failed checks whose protocol is a draft or whose check awaits review.
     package var provisional = 0
 
@@ -26,6 +29,7 @@ package struct Coverage: Sendable, Equatable {
             case .notApplicable: notApplicable += 1
             case .notRun: notRun += 1
             }
+            if entry.passedOnSomeDevices { partlyPassed += 1 }
             if (entry.status == .passed || entry.status == .failed) && !entry.isRemoved && !entry.mappedAsAnswered && !Self.caveat(entry).isEmpty { provisional += 1 }
         }
     }
@@ -33,7 +37,7 @@ package struct Coverage: Sendable, Equatable {
     /// The term the evidence supports.
     package var conformance: Conformance {
         if failed > 0 { return passed == 0 ? .doesNotSupport : .partiallySupports }
-        if passed == 0 { return notApplicable > 0 && notApplicable == mapped ? .notApplicable : .notEvaluated }
+        if passed == 0 && partlyPassed == 0 { return notApplicable > 0 && notApplicable == mapped ? .notApplicable : .notEvaluated }
         // A check that does not apply takes nothing from the evidence of those that passed.
         return passed + notApplicable == mapped ? .supports : .incomplete
     }
@@ -44,6 +48,9 @@ package struct Coverage: Sendable, Equatable {
         var parts = ["\(passed) of \(mapped) mapped check\(mapped == 1 ? "" : "s") passed"]
         for (count, word) in [(failed, "failed"), (blocked, "blocked"), (skipped, "skipped"), (notApplicable, "not applicable"), (notRun, "not run")] where count > 0 {
             parts.append("\(count) \(word)")
+        }
+        if partlyPassed > 0 {
+            parts.append("\(partlyPassed) of \(partlyPassed == 1 ? "them" : "those") passed on some devices and \(partlyPassed == 1 ? "was" : "were") set aside on the others")
         }
         if provisional > 0 { parts.append("\(provisional) of the results from a draft protocol or a check marked for review") }
         return parts.joined(separator: "; ") + "."

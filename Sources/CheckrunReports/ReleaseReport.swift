@@ -26,6 +26,11 @@ package struct ReleaseReport: Sendable {
         /// The check as a failure was answered against, which mapped it to criteria the
         /// current version does not (`entriesAsAnswered`): counted against those criteria only.
         package var mappedAsAnswered = false
+
+        /// Skipped or blocked on some device and passed (not only as not applicable) on another.
+        var passedOnSomeDevices: Bool {
+            (status == .skipped || status == .blocked) && results.contains { $0.standing == .pass && !$0.result.passedOnlyAsNotApplicable }
+        }
     }
 
     package struct CriterionRow: Sendable {
@@ -278,12 +283,14 @@ extension ReleaseReport {
             if !passed.isEmpty { rest.append("Passed: \(passed.map { $0.reference.name + Coverage.caveat($0) }.joined(separator: ", ")).") }
             let notApplicable = relevant.filter { $0.status == .notApplicable }
             if !notApplicable.isEmpty { rest.append("Not applicable: \(notApplicable.map(\.reference.name).joined(separator: ", ")).") }
-            let open = relevant.filter { ![.passed, .failed, .notApplicable].contains($0.status) }
+            let partly = relevant.filter(\.passedOnSomeDevices)
+            if !partly.isEmpty { rest.append("Passed on some devices, set aside on others: \(partly.map { "\($0.reference.name) (\($0.status.rawValue))" }.joined(separator: ", ")).") }
+            let open = relevant.filter { ![.passed, .failed, .notApplicable].contains($0.status) && !$0.passedOnSomeDevices }
             if !open.isEmpty { rest.append("Without a pass or fail: \(open.map { "\($0.reference.name) (\($0.status.rawValue))" }.joined(separator: ", ")).") }
             if relevant.isEmpty { rest.append("No protocol maps this criterion.") }
             return CriterionRow(
                 criterion: criterion, checks: relevant.map(\.reference.name), conformance: coverage.conformance, coverage: coverage,
-                isCoverageGap: coverage.passed + coverage.failed == 0 && coverage.conformance != .notApplicable && criterion.level != .aaa,
+                isCoverageGap: coverage.conformance == .notEvaluated && criterion.level != .aaa,
                 remarks: (remarks + rest).joined(separator: " "), remarksInFull: (inFull + rest).joined(separator: " "))
         }
     }

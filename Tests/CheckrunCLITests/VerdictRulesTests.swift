@@ -49,6 +49,25 @@ import Testing
         #expect(row["coverage"]?["sentence"]?.stringValue?.contains("1 failed") == true)
     }
 
+    /// The only check of 2.2.1 passed on one device and was skipped on another: the criterion
+    /// read "no pass or fail behind it", a gap in coverage, though a pass stands behind it.
+    @Test func aCheckPassedOnOneDeviceAndSetAsideOnAnotherIsIncompleteEvidence() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let check = "motor-accessibility/switch-control-checkout-time"
+        try record(check, ["--device", "iPhone 15", "--expected", "1=pass", "--seconds", "50"], in: folder)
+        try record(check, ["--device", "iPad Air", "--verdict", "skipped"], in: folder)
+        let row = try #require(try criterion("2.2.1", in: folder))
+        #expect(row["conformance"]?.stringValue == "Incomplete" && row["coverageGap"]?.value == .bool(false), "\(row)")
+        #expect(row["coverage"]?["sentence"]?.stringValue == "0 of 1 mapped check passed; 1 skipped; 1 of them passed on some devices and was set aside on the others.")
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
+        #expect(markdown.contains("| 2.2.1 Timing Adjustable | A | Incomplete |") && markdown.contains("Passed on some devices, set aside on others: \(check) (skipped)."))
+        let attention = markdown.components(separatedBy: "no pass or fail behind them").dropFirst().first?.components(separatedBy: "\n").first ?? ""
+        #expect(!attention.contains("2.2.1"), "\(attention)")
+        let openACR = try checkrun(["report", "--release", "2.4", "--format", "openacr"], in: folder).stdout
+        #expect(openACR.contains("To be decided by the compliance lead (incomplete evidence: passes, none failed, some checks not run or set aside): 2.2.1"), "\(openACR)")
+    }
+
     @Test func aBuildTestedLateIsStillTheOlderOne() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
