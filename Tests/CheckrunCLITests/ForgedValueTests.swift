@@ -38,6 +38,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")), "nothing was written")
     }
 
+    /// An attachment's size forged in its record (hash recomputed) and in the tables to match:
+    /// `verify`, `report` and `merge` each name it, where verify passed while every report of
+    /// the release was refused "until verify passes".
+    @Test func anAttachmentSizeForgedInItsRecordIsNamedEverywhere() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data("eleven byte".utf8).write(to: URL(fileURLWithPath: folder.path("shot.png")))
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                         "--attach", "shot.png", "--db", "ana.sqlite", "--protocols", Repository.path("protocols")], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        try Self.forge(folder.path("ana.sqlite"), replacing: "\"size\": 11", with: "\"size\": 999")
+        let raw = try Database(path: folder.path("ana.sqlite"))
+        try raw.execute("UPDATE result_attachments SET size = 999")
+        raw.close()
+        let said = "the attachment shot.png"
+        let forged = "is recorded at 999 bytes, but the bytes its hash names are 11: the record was not written by checkrun"
+        let verified = try Checkrun.run(["verify", "--db", "ana.sqlite"], in: folder.path)
+        #expect(verified.status == 1 && verified.stdout.contains(said) && verified.stdout.contains(forged), "\(verified.stdout)")
+        let reported = try Checkrun.run(["report", "--release", "2.4", "--db", "ana.sqlite", "--protocols", Repository.path("protocols")], in: folder.path)
+        #expect(reported.status == 1 && reported.stderr.contains(forged), "\(reported.stderr)")
+        let merged = try Checkrun.run(["merge", "ana.sqlite", "--db", "team.sqlite"], in: folder.path)
+        #expect(merged.status == 1 && merged.stderr.contains("at 999 bytes, but its bytes are 11: the record was not written by checkrun; nothing was merged"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
+    }
+
     /// A result of a check its session never planned: merge refuses it before writing.
     @Test func mergeRefusesAResultOfACheckNotInItsSessionsPlan() throws {
         let folder = try TemporaryFolder()

@@ -118,18 +118,17 @@ extension ResultStore {
         try database.query("SELECT hash, size FROM attachment_files ORDER BY hash") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
     }
 
-    /// Of the attachments named, the hashes stored whole at the size named.
-    func storedHashes(ofSizes named: [NamedAttachment]) throws -> Set<String> {
-        guard !named.isEmpty else { return [] }
+    /// The size of the bytes stored under each hash named, where its pieces add up to the size
+    /// its row states (the bytes are rehashed by `verify`, not here).
+    func storedSizes(of named: [NamedAttachment]) throws -> [String: Int] {
+        guard !named.isEmpty else { return [:] }
         let list = "[" + Set(named.map(\.hash)).map { JSONWriter.quoted($0) }.joined(separator: ",") + "]"
-        var sizes: [String: Int] = [:]
-        for attachment in named { sizes[attachment.hash] = attachment.size }
-        var stored = Set<String>()
+        var stored: [String: Int] = [:]
         let query = database.engine == .sqlite
             ? "SELECT hash, size, length(content) FROM attachment_files WHERE hash IN (SELECT value FROM json_each(?))"
             : PostgresStatements.storedSizes
         try database.forEach(query, [.text(list)]) { row in
-            if let hash = row.string(0), row.int(1) == sizes[hash], row.int(2) == sizes[hash] { stored.insert(hash) }
+            if let hash = row.string(0), let size = row.int(1), row.int(2) == size { stored[hash] = size }
         }
         return stored
     }

@@ -36,9 +36,9 @@ extension ResultStore {
         CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT PRIMARY KEY, session_id TEXT NOT NULL) WITHOUT ROWID;
         CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT PRIMARY KEY, details TEXT NOT NULL) WITHOUT ROWID;
         CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT NOT NULL, sequence INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, sequence)) WITHOUT ROWID;
-        CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT NOT NULL, place TEXT NOT NULL);
+        CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT NOT NULL, size INTEGER NOT NULL, place TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS temp.merge_named_by_hash ON merge_named (hash);
-        CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;
         """
 
     /// Brings the sessions of every source into this database. Every source is read and
@@ -185,8 +185,8 @@ extension ResultStore {
                 throw refuse("record \(record.sequence) lists attachments out of their place in the record's text; it was not written by checkrun")
             }
             for attachment in result.attachments {
-                try database.run("INSERT INTO temp.merge_named (hash, place) VALUES (?, ?)",
-                                 [.text(attachment.hash), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])
+                try database.run("INSERT INTO temp.merge_named (hash, size, place) VALUES (?, ?, ?)",
+                                 [.text(attachment.hash), SQLValue(attachment.size), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])
             }
         }
         // The same judge as the walk, `record` and `amend`, on each result as it now stands

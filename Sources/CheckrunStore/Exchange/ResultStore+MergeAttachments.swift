@@ -16,7 +16,7 @@ extension ResultStore {
             guard count == size, hasher.finalHex() == hash else {
                 throw MergeConflict(description: "\(source.name): the bytes of attachment \(hash.prefix(12)) do not give its hash; nothing was merged")
             }
-            try database.run("INSERT INTO temp.merge_attachments (hash) VALUES (?) ON CONFLICT (hash) DO NOTHING", [.text(hash)])
+            try database.run("INSERT INTO temp.merge_attachments (hash, size) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING", [.text(hash), SQLValue(size)])
         }
     }
 
@@ -30,6 +30,20 @@ extension ResultStore {
             """) { ($0.string(0) ?? "", $0.string(1) ?? "") }
         if let (hash, place) = missing.first {
             throw MergeConflict(description: "\(place) names attachment \(hash.prefix(12)), whose bytes are not in what is being merged; nothing was merged (export again with a checkrun that carries attachments)")
+        }
+        // The size a record states is the size of the bytes its hash names: one forged with
+        // its chain recomputed would pass here and refuse every report after.
+        let misstated = try database.query(
+            """
+            SELECT n.hash, n.place, n.size, coalesce((SELECT a.size FROM temp.merge_attachments a WHERE a.hash = n.hash),
+                                                     (SELECT f.size FROM attachment_files f WHERE f.hash = n.hash)) AS stored
+            FROM temp.merge_named n
+            WHERE n.size <> coalesce((SELECT a.size FROM temp.merge_attachments a WHERE a.hash = n.hash),
+                                     (SELECT f.size FROM attachment_files f WHERE f.hash = n.hash))
+            LIMIT 1
+            """) { ($0.string(0) ?? "", $0.string(1) ?? "", $0.int(2) ?? 0, $0.int(3) ?? 0) }
+        if let (hash, place, size, stored) = misstated.first {
+            throw MergeConflict(description: "\(place) names attachment \(hash.prefix(12)) at \(size) bytes, but its bytes are \(stored): the record was not written by checkrun; nothing was merged")
         }
     }
 

@@ -56,12 +56,12 @@ enum PostgresStatements {
         CREATE TEMP TABLE IF NOT EXISTS merge_claims (result_id TEXT COLLATE "C" PRIMARY KEY, session_id TEXT COLLATE "C" NOT NULL);
         CREATE TEMP TABLE IF NOT EXISTS merge_sessions (id TEXT COLLATE "C" PRIMARY KEY, details TEXT COLLATE "C" NOT NULL);
         CREATE TEMP TABLE IF NOT EXISTS merge_records (session_id TEXT COLLATE "C" NOT NULL, sequence BIGINT NOT NULL, hash TEXT COLLATE "C" NOT NULL, PRIMARY KEY (session_id, sequence));
-        CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT COLLATE "C" NOT NULL, place TEXT COLLATE "C" NOT NULL);
+        CREATE TEMP TABLE IF NOT EXISTS merge_named (hash TEXT COLLATE "C" NOT NULL, size BIGINT NOT NULL, place TEXT COLLATE "C" NOT NULL);
         CREATE INDEX IF NOT EXISTS merge_named_by_hash ON merge_named (hash);
-        CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT COLLATE "C" PRIMARY KEY);
+        CREATE TEMP TABLE IF NOT EXISTS merge_attachments (hash TEXT COLLATE "C" PRIMARY KEY, size BIGINT NOT NULL);
         """
 
-    /// `storedHashes(ofSizes:)`: on a server the bytes are kept in pieces, whose lengths add up.
+    /// `storedSizes(of:)`: on a server the bytes are kept in pieces, whose lengths add up.
     static let storedSizes = """
         SELECT f.hash, f.size, (SELECT sum(length(p.bytes)) FROM attachment_pieces p WHERE p.hash = f.hash)
         FROM attachment_files f WHERE f.hash IN (SELECT value FROM json_each(?))

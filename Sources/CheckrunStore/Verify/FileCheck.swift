@@ -51,11 +51,12 @@ extension ResultStore {
     /// Of `hashes`, those whose bytes are here now and give their hash: attachments stored
     /// after the file check read its snapshot (while `verify` ran) are looked at again, on
     /// this connection, before any is called missing.
-    func rehashedNow(_ hashes: Set<String>) throws -> Set<String> {
-        try hashes.filter { hash in
-            guard let size = try storedSize(of: hash) else { return false }
-            return try storedBytesAreWhole(hash: hash, size: size)
+    func rehashedNow(_ hashes: Set<String>) throws -> [String: Int] {
+        var whole: [String: Int] = [:]
+        for hash in hashes {
+            if let size = try storedSize(of: hash), try storedBytesAreWhole(hash: hash, size: size) { whole[hash] = size }
         }
+        return whole
     }
 
     /// Whether the stored bytes under `hash` are `size` long and give that hash, read back a
@@ -72,12 +73,17 @@ extension ResultStore {
 
     /// Problems for attachments a record names whose bytes are gone (or were changed, and so
     /// are not among `stored`).
-    static func missingAttachments(_ named: [NamedAttachment], stored: Set<String>) -> [VerificationProblem] {
+    /// `stored` holds the size of the bytes kept whole under each hash. A record naming bytes
+    /// that are there at another size than it states was forged, its chain recomputed: named
+    /// as such, so `verify` and a report say the same of it.
+    static func missingAttachments(_ named: [NamedAttachment], stored: [String: Int]) -> [VerificationProblem] {
         var reported = Set<String>()
         var problems: [VerificationProblem] = []
-        for attachment in named where !stored.contains(attachment.hash) && reported.insert(attachment.hash + attachment.session.storageText).inserted {
-            problems.append(VerificationProblem(session: attachment.session, sequence: attachment.sequence,
-                message: "\(attachment.check): the attachment \(attachment.name) (\(attachment.hash.prefix(12))) is missing or changed: its bytes are not as recorded"))
+        for attachment in named where stored[attachment.hash] != attachment.size && reported.insert(attachment.hash + attachment.session.storageText).inserted {
+            let name = "\(attachment.check): the attachment \(DisplayText.preview(attachment.name, limit: 80)) (\(attachment.hash.prefix(12)))"
+            let message = stored[attachment.hash].map { "\(name) is recorded at \(attachment.size) bytes, but the bytes its hash names are \($0): the record was not written by checkrun" }
+                ?? "\(name) is missing or changed: its bytes are not as recorded"
+            problems.append(VerificationProblem(session: attachment.session, sequence: attachment.sequence, message: message))
         }
         return problems
     }

@@ -72,8 +72,8 @@ extension ResultStore {
         report.fileProblems = files.problems
         report.attachments = files.attachments.count
         report.attachmentBytes = files.attachments.reduce(0) { $0 + $1.size }
-        var whole = Set(files.attachments.map(\.hash))
-        whole.formUnion(try rehashedNow(Set(verified.namedAttachments.map(\.hash)).subtracting(whole).subtracting(files.changed)))
+        var whole = Dictionary(files.attachments.map { ($0.hash, $0.size) }, uniquingKeysWith: { first, _ in first })
+        whole.merge(try rehashedNow(Set(verified.namedAttachments.map(\.hash)).subtracting(whole.keys).subtracting(files.changed))) { first, _ in first }
         report.problems += Self.missingAttachments(verified.namedAttachments, stored: whole)
         try forEachProtocolVersion { version in
             if SHA256.hex(version.content) != version.hash {
@@ -168,7 +168,7 @@ package struct SessionVerifier: Sendable {
             // Every attachment the records name is there at its recorded size; its bytes are
             // rehashed by `verify` and whenever a file is written out, not here, so a report
             // stays fast however large the recordings.
-            report.problems += ResultStore.missingAttachments(report.namedAttachments, stored: try store.storedHashes(ofSizes: report.namedAttachments))
+            report.problems += ResultStore.missingAttachments(report.namedAttachments, stored: try store.storedSizes(of: report.namedAttachments))
         }
         report.problems.sort(by: VerificationProblem.listed)
         return report
