@@ -167,8 +167,29 @@ package final class CommandContext {
         return command(words)
     }
 
+    /// `word` in bash's `$'…'` quoting, each marked character as its `\x` or `\u` escape.
+    static func ansiCQuoted(_ word: String) -> String {
+        var quoted = "$'"
+        for scalar in word.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "'": quoted += "\\'"
+            case _ where DisplayText.isMarked(scalar):
+                let digits = String(scalar.value, radix: 16, uppercase: true)
+                let width = scalar.value < 0x100 ? 2 : 4
+                quoted += (scalar.value < 0x100 ? "\\x" : "\\u") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "'"
+    }
+
     /// A word as a POSIX shell reads it back: quoted when it holds anything but plain characters.
+    /// One holding a character a terminal is never shown raw (a control, a line or direction
+    /// mark) is written in `$'…'` with escapes, which bash, zsh and ksh read back as the
+    /// character: shown as a `\u{…}` mark, the hint named a file that is not there.
     static func shellQuoted(_ word: String) -> String {
+        if word.unicodeScalars.contains(where: DisplayText.isMarked) { return ansiCQuoted(word) }
         let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0) }
         return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
@@ -182,7 +203,7 @@ package final class CommandContext {
         if !library.problems.isEmpty {
             // checkrun keeps only texts that pass lint: a kept text that fails was changed since.
             for problem in library.problems { printError(problem.description) }
-            throw CommandFailure("\(library.problems.count) problem\(library.problems.count == 1 ? "" : "s") in the protocol versions kept in \(databaseName), above: checkrun keeps only texts that pass lint, so they were changed behind checkrun's back. Run `checkrun verify --db \(databaseName)`, or name a protocol folder with --protocols DIR")
+            throw CommandFailure("\(library.problems.count) problem\(library.problems.count == 1 ? "" : "s") in the protocol versions kept in \(databaseName), above: checkrun keeps only texts that pass lint, so they were changed behind checkrun's back. Run `\(commandHere("verify"))`, or name a protocol folder with --protocols DIR")
         }
         guard !library.documents.isEmpty else {
             throw CommandFailure("no protocol folder at \(protocolsDirectory), and \(databaseName) keeps no protocol texts to use instead; name the protocol folder with --protocols DIR")

@@ -39,7 +39,7 @@ struct AttachmentsCommand: CheckrunCommand {
         // the records first, as a report's are.
         let verification = CitedEvidence.start(try store.sessionIDs(release: release, through: nil), release: release, depth: .everything, in: store)
         if let problems = try CitedEvidence.check(verification, context) {
-            context.print("UNVERIFIED: \(problems.count) problem\(problems.count == 1 ? "" : "s"); run checkrun verify.")
+            context.print("UNVERIFIED: \(problems.count) problem\(problems.count == 1 ? "" : "s"); run \(context.commandHere("verify")).")
         }
         let check = context.arguments.value(.check)
         if let check {

@@ -32,7 +32,7 @@ enum AttachmentExport {
                     try file.write(bytes)
                 }
                 guard present, hasher.finalHex() == item.attachment.hash else {
-                    throw CommandFailure("the stored bytes of \(DisplayText.neutralised(item.attachment.name)) (\(item.check)) are \(present ? "not those recorded" : "missing"); run checkrun verify. Files written before it are kept")
+                    throw CommandFailure("the stored bytes of \(DisplayText.neutralised(item.attachment.name)) (\(item.check)) are \(present ? "not those recorded" : "missing"); verify on this database names what changed. Files written before it are kept")
                 }
                 try file.commit()
             } catch {

@@ -59,7 +59,7 @@ package enum DisplayText {
     /// separators, and the direction controls that reorder text (embeddings, overrides,
     /// isolates). The left-to-right, right-to-left and Arabic letter marks are left as they
     /// are: they belong to correct Hebrew and Arabic text and move nothing across them.
-    static func isMarked(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isMarked(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029: true
         default: isDirectionControl(scalar)

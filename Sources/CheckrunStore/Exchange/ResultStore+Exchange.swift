@@ -69,7 +69,7 @@ extension ResultStore {
             // written into a store that verifies clean (a deleted amendment's fail read as pass).
             let problems = try source.verificationProblems()
             if let first = problems.first {
-                throw MergeConflict(description: "\(source.name) fails verification (\(first)\(problems.count > 1 ? ", and \(problems.count - 1) more" : "")); `checkrun verify --db` on it lists every problem; nothing was merged")
+                throw MergeConflict(description: "\(source.name) fails verification (\(first)\(problems.count > 1 ? ", and \(problems.count - 1) more" : "")); verify, with --db naming it, lists every problem; nothing was merged")
             }
             let kept = try source.protocolVersions()
             for version in kept where SHA256.hex(version.content) != version.hash {
