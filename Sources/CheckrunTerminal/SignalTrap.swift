@@ -9,6 +9,8 @@ private nonisolated(unsafe) var savedTerminal = termios()
 private nonisolated(unsafe) var savedTerminalDescriptor: Int32 = -1
 private nonisolated(unsafe) var farewell: UnsafeMutablePointer<UInt8>?
 private nonisolated(unsafe) var farewellLength = 0
+/// Said before the farewell when a file read in place was cut short under the walk.
+private let cutShort: StaticString = "\ncheckrun stopped: a file it reads in place was cut short by another program (SQLite's -shm file beside the database, say).\n"
 
 /// Ctrl-C, Ctrl-\ (SIGQUIT), SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
 /// terminal back, say how to resume (on standard error, which is still there), exit 130.
@@ -48,6 +50,15 @@ package enum SignalTrap {
                 if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
                 _exit(130)
             }
+        }
+        // SQLite reads its -shm file through memory; emptied in place by another program, the
+        // next read faults. Left to the runtime, that was a crash report holding the terminal
+        // for half a minute, and no word of how to resume.
+        signal(SIGBUS) { _ in
+            if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
+            _ = write(STDERR_FILENO, cutShort.utf8Start, cutShort.utf8CodeUnitCount)
+            if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
+            _exit(1)
         }
     }
 

@@ -68,6 +68,25 @@ extension WalkTerminalTests {
         }
     }
 
+    /// SQLite's -shm file emptied in place by another program: the next answer's read of it
+    /// faults (SIGBUS). It was a crash report holding the terminal for half a minute; now the
+    /// terminal is put back, the cause and the resume hint said, exit 1, and what was saved stays.
+    @Test func aSharedMemoryFileCutShortStopsTheWalkWithWords() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try terminal.expect("Press Enter to start")
+        terminal.sendLine("t 30")
+        try terminal.expect("(p, f, n)")
+        #expect(truncate(folder.path("db.sqlite-shm"), 0) == 0)
+        terminal.sendLine("p")
+        try terminal.expect("was cut short by another program")
+        try terminal.expect("Resume with: \(Checkrun.hintName) resume")
+        #expect(terminal.waitForExit() == 1)
+        #expect(terminal.isInCookedMode && !terminal.output.contains("crashed"), "\(terminal.output)")
+        #expect(try results(folder).first?.activeSeconds == 30)
+    }
+
     @Test func ctrlDWithQuestionsLeftSavesAndExits1() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
