@@ -179,12 +179,12 @@ extension Comparison {
         return comparison
     }
 
-    /// The builds that would read "fixed" whose latest result passed only as not applicable:
+    /// The builds that would read "fixed" or "unblocked" whose latest result passed only as not applicable:
     /// marked, and their changes judged again. One query for the few such results.
     private static func markNotApplicable(_ checks: inout [CheckComparison], _ store: ResultStore, _ threshold: Double) throws -> [VerificationProblem] {
         var candidates: [(check: Int, build: Int)] = []
         for (index, check) in checks.enumerated() {
-            candidates += check.changes.filter { $0.verdictChange == .fixed }.map { (index, $0.to) }
+            candidates += check.changes.filter { $0.verdictChange == .fixed || $0.verdictChange == .unblocked }.map { (index, $0.to) }
         }
         let rows = candidates.compactMap { checks[$0.check].builds[$0.build]?.resultRow }
         let (notApplicable, problems) = try store.passedOnlyAsNotApplicable(rows: rows)
@@ -230,6 +230,7 @@ extension Comparison {
             if change.verdictChange == .fixed && (after.notApplicable || !before.osVersions.failed.isSubset(of: after.osVersions.tested)) {
                 change.verdictChange = .changed
             }
+            if change.verdictChange == .unblocked && after.notApplicable { change.verdictChange = .changed }
             if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
             if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
             noteRegressionOnAnOSVersion(before, after, &change)

@@ -96,6 +96,12 @@ import Testing
         // Not applicable, then a pass, is a change, not "no change".
         let all = try checkrun(["compare", "--release", "2.4"], in: folder).stdout
         #expect(all.contains("311 → 312: changed"), "\(all)")
+        // Blocked, then a pass of outcomes all not applicable: no more "unblocked" than fixed.
+        let blocked = try checkrun(["record", "--release", "2.4", "--build", "313", "--check", check, "--device", "iPhone 15", "--verdict", "blocked", "--reason", "crash"], in: folder)
+        #expect(blocked.status == 0, "\(blocked.stderr)")
+        #expect(try checkrun(["record", "--release", "2.4", "--build", "314", "--check", check, "--device", "iPhone 15", "--expected", "1=na"], in: folder).status == 0)
+        let unblocked = try checkrun(["compare", "--release", "2.4", "--builds", "313,314"], in: folder).stdout
+        #expect(unblocked.contains("313 → 314: changed") && !unblocked.contains("unblocked"), "\(unblocked)")
     }
 
     /// Wherever a result's verdict is shown, a pass made only of outcomes answered not applicable
