@@ -93,7 +93,7 @@ import Testing
         let raw = try Database(path: folder.path("checkrun.sqlite"))
         try raw.execute("UPDATE results SET verdict = 'pass' WHERE session_id = (SELECT id FROM sessions WHERE build = '311')")
         raw.close()
-        let named = "tiny-target/touch-one-hand: the record contradicts itself (the verdict is pass, but expected outcome 1 failed)"
+        let named = "tiny-target/touch-one-hand: the record contradicts itself or its check (the verdict is pass, but expected outcome 1 failed)"
         let verified = try checkrun(["verify"])
         #expect(verified.status == 1 && verified.stdout.contains(named), "\(verified.stdout)")
         for command in [["report", "--release", "2.4", "--build", "311"], ["report", "--release", "2.4"], ["compare", "--release", "2.4"]] {
@@ -103,7 +103,7 @@ import Testing
     }
 
     /// A draft check's failure is saved before its notes are asked: a walk stopped there holds
-    /// a failure without a reason, which is no forgery. `verify` and `report` accept it, and
+    /// a failure without a reason, which is no forgery. `verify`, `report` and `merge` accept it, and
     /// `resume` asks for the notes rather than calling the session complete.
     @Test func aDraftFailureStoppedBeforeItsNotesIsNoForgery() throws {
         let folder = try TemporaryFolder()
@@ -119,6 +119,10 @@ import Testing
         #expect(walked.status == 1 && walked.stdout.contains("Notes (required"), "\(walked.stdout)")
         #expect(try checkrun(["verify"]).status == 0)
         #expect(try checkrun(["report", "--release", "1"]).status == 0)
+        // Nor does `merge` refuse it: the tester's database is theirs to finish.
+        let merged = try checkrun(["merge", "checkrun.sqlite", "--db", "team.sqlite"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try checkrun(["verify", "--db", "team.sqlite"]).status == 0)
         let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
         let session = try #require(try store.sessionSummaries().first?.session)
         store.close()

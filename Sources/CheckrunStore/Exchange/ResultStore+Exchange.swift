@@ -58,9 +58,17 @@ extension ResultStore {
         defer { try? database.execute(database.engine == .sqlite ? Self.dropMergeTables : PostgresStatements.dropMergeTables) }
         var versions: [(String, [ProtocolVersion])] = []
         for source in sources {
+            let kept = try source.protocolVersions()
+            for version in kept where SHA256.hex(version.content) != version.hash {
+                throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
+            }
+            for version in kept where database.engine == .postgresql && (version.content.utf8.contains(0) || version.protocolID.utf8.contains(0)) {
+                throw MergeConflict(description: "\(source.name): the kept text of protocol \(DisplayText.preview(version.protocolID, limit: 60)) (version \(version.hash.prefix(12))) holds a NUL character (a zero byte), which PostgreSQL cannot keep; nothing was merged")
+            }
+            var answered = AnsweredChecks(kept, here: self)
             var checked = 0
             try source.forEachEntry { entry in
-                try checkBeforeMerge(entry, source: source.name)
+                try checkBeforeMerge(entry, source: source.name, answered: &answered)
                 try checkAcrossSources(entry, source: source.name)
                 checked += entry.records.count
                 progress?(MergeProgress(source: source.name, records: checked, writing: false))
@@ -70,13 +78,6 @@ extension ResultStore {
             let problems = try source.verificationProblems()
             if let first = problems.first {
                 throw MergeConflict(description: "\(source.name) fails verification (\(first)\(problems.count > 1 ? ", and \(problems.count - 1) more" : "")); verify, with --db naming it, lists every problem; nothing was merged")
-            }
-            let kept = try source.protocolVersions()
-            for version in kept where SHA256.hex(version.content) != version.hash {
-                throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
-            }
-            for version in kept where database.engine == .postgresql && (version.content.utf8.contains(0) || version.protocolID.utf8.contains(0)) {
-                throw MergeConflict(description: "\(source.name): the kept text of protocol \(DisplayText.preview(version.protocolID, limit: 60)) (version \(version.hash.prefix(12))) holds a NUL character (a zero byte), which PostgreSQL cannot keep; nothing was merged")
             }
             versions.append((source.name, kept))
             try checkAttachments(of: source)
@@ -156,7 +157,7 @@ extension ResultStore {
     }
 
     /// Everything that must hold before a session is merged; reads only.
-    private func checkBeforeMerge(_ entry: SessionEntry, source: String) throws {
+    private func checkBeforeMerge(_ entry: SessionEntry, source: String, answered: inout AnsweredChecks) throws {
         let session = entry.session
         func refuse(_ problem: String) -> MergeConflict {
             MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
@@ -189,12 +190,12 @@ extension ResultStore {
                                  [.text(attachment.hash), SQLValue(attachment.size), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])
             }
         }
-        // The same judge as the walk, `record` and `amend`, on each result as it now stands
-        // (the protocols are not needed for these rules).
+        // The same judge as `verify`, on each result as it now stands, against the check as the
+        // version it names had it: what the walk, `record` and `amend` never save.
         for (sequence, result) in latest.values {
-            let contradictions = Judgement.contradictions(of: result, against: nil)
+            let contradictions = Judgement.impossibilities(of: result, against: try answered.check(named: result.check, version: result.protocolHash))
             if !contradictions.isEmpty {
-                throw refuse("record \(sequence) holds a result of \(result.check) that contradicts itself: \(contradictions.joined(separator: "; "))")
+                throw refuse("record \(sequence) holds a result of \(DisplayText.preview(result.check, limit: 80)) that checkrun never saves: \(contradictions.joined(separator: "; "))")
             }
         }
         // A walk marks its session finished only when every check has its result (see `verifyGroup`).

@@ -30,8 +30,10 @@ extension ResultStore {
                let difference = Self.difference(between: result, andRecorded: record.payload, sessionID: result.sessionID) {
                 problems.append(VerificationProblem(session: result.sessionID, sequence: record.sequence,
                                                     message: VerificationProblem.tableDiffers(result.check, difference)))
-            } else if case let contradictions = Judgement.forgeries(of: result), !contradictions.isEmpty {
-                // The same result as its record: one `merge` would refuse was forged, hash and all.
+            } else if case let contradictions = Judgement.impossibilities(of: result, against: (try? keptCheck(named: result.check, version: result.protocolHash))??.check),
+                      !contradictions.isEmpty {
+                // The same result as its record: one `merge` would refuse was forged, hash and all
+                // (a kept text changed behind checkrun's back is refused by the report on its own).
                 problems.append(VerificationProblem(session: result.sessionID, sequence: record.sequence,
                                                     message: VerificationProblem.contradicts(result.check, contradictions)))
             }

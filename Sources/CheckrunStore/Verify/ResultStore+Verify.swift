@@ -23,9 +23,9 @@ package struct VerificationProblem: Sendable, Equatable, CustomStringConvertible
         "result \(result.id.lowercasedText.prefix(8)) (\(result.check)) is in the results table but was never recorded"
     }
 
-    /// A record holding a result that contradicts itself, which checkrun never writes.
+    /// A record holding a result that contradicts itself or its check, which checkrun never writes.
     static func contradicts(_ check: String, _ contradictions: [String]) -> String {
-        "\(check): the record contradicts itself (\(contradictions.joined(separator: "; "))); checkrun never writes such a record, so it was forged"
+        "\(check): the record contradicts itself or its check (\(contradictions.joined(separator: "; "))); checkrun never writes such a record, so it was forged"
     }
 
     /// A result whose table rows say something other than its latest record.
@@ -201,10 +201,12 @@ extension ResultStore {
                     add(latest.sequence, VerificationProblem.tableDiffers(result.check, difference))
                 }
             }
-            // The judge `merge` applies: a result that contradicts itself is never written, so
-            // its record was forged, hash and all. In full, the tables' result is the record's.
+            // The judge `merge` applies: a result that contradicts itself or its check is never
+            // written, so its record was forged, hash and all. In full, the tables' result is the
+            // record's. A kept text changed behind checkrun's back is named on its own.
             if let whole = recorded ?? (tables.depth == .everything ? result : nil) {
-                let contradictions = Judgement.forgeries(of: whole)
+                let check = (try? keptCheck(named: whole.check, version: whole.protocolHash)) ?? nil
+                let contradictions = Judgement.impossibilities(of: whole, against: check?.check)
                 if !contradictions.isEmpty { add(latest.sequence, VerificationProblem.contradicts(whole.check, contradictions)) }
             }
             let amended = chain.amendments[result.id] ?? (0, nil)
