@@ -66,6 +66,10 @@ extension Walk {
             return [.say("Answer p for pass or f for fail.")]
         }
         let given: Verdict = verdict == .pass ? .pass : .fail
+        let failures = results[index].failures(against: plan[index].check)
+        if given == .pass, !failures.isEmpty {
+            return [.say("This check cannot pass: \(failures.joined(separator: "; ")). Answer f for fail, or go back to the count and correct it.")]
+        }
         // A draft check's verdict is this answer itself: a new or changed one is answered now.
         if results[index].verdict != given { results[index].updatedAt = date }
         results[index].verdict = given

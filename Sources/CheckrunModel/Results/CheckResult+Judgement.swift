@@ -19,9 +19,11 @@ extension CheckResult {
     }
 
     /// The verdict the answers add up to; blocked and skipped are the tester's own word.
-    /// A draft check with no expected outcomes keeps the verdict the tester gave it.
+    /// A draft check with no expected outcomes keeps the verdict the tester gave it, but for a
+    /// pass beside a count over its ceiling, which fails as it does in every other check.
     package func derivedVerdict(against check: Check) -> Verdict {
-        if let verdict, verdict == .blocked || verdict == .skipped || check.expected.isEmpty { return verdict }
+        if let verdict, verdict == .blocked || verdict == .skipped { return verdict }
+        if let verdict, check.expected.isEmpty, verdict == .fail || failures(against: check).isEmpty { return verdict }
         return failures(against: check).isEmpty ? .pass : .fail
     }
 

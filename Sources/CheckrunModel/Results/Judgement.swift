@@ -43,26 +43,6 @@ package enum Judgement {
         return found
     }
 
-    /// What no record checkrun saves can hold, judged against `check`, the check as the version
-    /// the result names had it (nil when that version is not kept): the forgeries, and counts
-    /// the walk, `record` and `amend` all refuse (beyond what is possible, contradicting their
-    /// outcome's verdict, a pass above a ceiling, a counter the check does not have). Not the
-    /// rules on notes: a walk saves a failure before it asks why. `merge` and `verify` judge
-    /// with this, so a count forged, hash and all, cannot stand behind a pass.
-    package static func impossibilities(of result: CheckResult, against check: Check?) -> [String] {
-        guard let check else { return forgeries(of: result) }
-        var found = countProblems(result, check)
-        let overCeiling = overCeilingCounters(result, check)
-        if result.verdict == .pass, !overCeiling.isEmpty {
-            found.append("the verdict is pass, but \(overCeiling.joined(separator: " and ")) is above its ceiling")
-        }
-        let known = Set(check.counters.map(\.id) + check.expected.compactMap { $0.target?.counter })
-        for name in result.counters.keys.sorted() where !known.contains(name) {
-            found.append("it counts \(DisplayText.preview(name, limit: 40)), which the check does not have")
-        }
-        return found + forgeries(of: result)
-    }
-
     /// The places (from 1) of the outcomes answered fail.
     private static func failedOutcomes(_ result: CheckResult) -> [Int] {
         result.outcomes.enumerated().filter { $0.element?.verdict == .fail }.map { $0.offset + 1 }
@@ -92,7 +72,7 @@ package enum Judgement {
         return found
     }
 
-    private static func overCeilingCounters(_ result: CheckResult, _ check: Check) -> [String] {
+    static func overCeilingCounters(_ result: CheckResult, _ check: Check) -> [String] {
         check.counters.compactMap { counter in
             guard let ceiling = counter.ceiling, let value = result.counters[counter.id]?.value, value > ceiling else { return nil }
             return "\(counter.id) \(value)"
