@@ -87,10 +87,13 @@ package struct BuildFigures: Sendable, Equatable {
         /// Those whose latest result passed: a failure on one of them in a later build is a
         /// regression, whatever another OS version fixed meanwhile.
         package var passed: Set<String> = []
+        /// Those whose latest result was itself answered fail: a skip counted as failed for a
+        /// failure standing on another OS version is no regression on its own.
+        package var answeredFail: Set<String> = []
 
-        /// The OS versions that passed in `before` and fail here.
+        /// The OS versions that passed in `before` and were answered fail here.
         func failing(after before: OSVersions) -> [String] {
-            failed.subtracting(passed).intersection(before.passed).sorted()
+            answeredFail.intersection(before.passed).sorted()
         }
     }
 }
@@ -196,7 +199,6 @@ extension Comparison {
         return problems
     }
 
-    /// Changes between each build and the previous one.
     /// A failure on one OS version fixed while another that passed now fails: the device's
     /// verdict reads fail both times, and the regression would have passed the gate.
     static func noteRegressionOnAnOSVersion(_ before: BuildFigures, _ after: BuildFigures, _ change: inout BuildChange) {
@@ -206,6 +208,7 @@ extension Comparison {
         change.flags.append("verdict pass → fail on " + regressed.map { $0.isEmpty ? "no OS version given" : "OS \($0)" }.joined(separator: ", "))
     }
 
+    /// Changes between each build and the previous one.
     static func changes(_ figures: [BuildFigures?], _ threshold: Double, _ directions: [String: CounterDirection] = [:]) -> [BuildChange] {
         var result: [BuildChange] = []
         for index in figures.indices.dropFirst() {

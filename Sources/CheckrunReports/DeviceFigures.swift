@@ -16,8 +16,11 @@ extension Comparison {
         /// Per build, the latest result on each OS version.
         var latestOnOS: [[String: Latest]]
         var counts: [Int]
+        /// Per build, the OS versions whose skip or block counts as failed (see below).
+        var countedFailed: [Set<String>]
 
         init(scopes: Int) {
+            countedFailed = Array(repeating: [], count: scopes)
             times = Array(repeating: [], count: scopes)
             counters = Array(repeating: [:], count: scopes)
             latestOnOS = Array(repeating: [:], count: scopes)
@@ -43,6 +46,7 @@ extension Comparison {
             let setAside = { (latest: Latest) in latest.verdict == .skipped || latest.verdict == .blocked }
             for index in latestOnOS.indices where latestOnOS[index].values.contains(where: setAside) {
                 guard try standing.places(inScope: index).contains(place) else { continue }
+                countedFailed[index] = Set(latestOnOS[index].filter { setAside($0.value) }.keys)
                 latestOnOS[index] = latestOnOS[index].mapValues { setAside($0) ? (.fail, $0.hash, $0.at, $0.row, [:]) : $0 }
             }
         }
@@ -53,7 +57,8 @@ extension Comparison {
             let tested = Set(latestOnOS[scope].keys)
             let failed = Set(latestOnOS[scope].filter { $0.value.verdict == .fail }.keys)
             let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
-            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed)
+            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed,
+                                           answeredFail: failed.subtracting(countedFailed[scope]))
         }
 
         /// The result that stands for the device in a build: the newest failure among the OS
