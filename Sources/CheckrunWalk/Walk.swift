@@ -49,10 +49,16 @@ package struct Walk: Sendable {
                 at date: Date, newID: () -> UUID) {
         self.session = session
         self.plan = plan
-        // One hash per protocol, not one per check: hashing is the costly part of a long plan.
-        var hashes: [String: String] = [:]
-        for reference in plan where hashes[reference.document.id] == nil {
-            hashes[reference.document.id] = reference.document.contentHash
+        // One hash per version of a protocol, not one per check: hashing is the costly part of
+        // a long plan. A resumed walk can hold two versions of one protocol (the kept text of a
+        // check answered before the file changed, the folder's for a check not begun), and each
+        // new result names the version its check is asked from.
+        var versions: [String: [(document: ProtocolDocument, hash: String)]] = [:]
+        func hash(of document: ProtocolDocument) -> String {
+            if let known = versions[document.id]?.first(where: { $0.document == document }) { return known.hash }
+            let hash = document.contentHash
+            versions[document.id, default: []].append((document, hash))
+            return hash
         }
         // The latest attempt of each check, found in one pass: a long plan stays linear.
         var latest: [String: CheckResult] = [:]
@@ -61,7 +67,7 @@ package struct Walk: Sendable {
         }
         self.results = plan.map { reference in
             var result = latest[reference.name] ?? CheckResult(
-                id: newID(), sessionID: session.id, check: reference.name, protocolHash: hashes[reference.document.id] ?? "",
+                id: newID(), sessionID: session.id, check: reference.name, protocolHash: hash(of: reference.document),
                 attempt: nextAttempts[reference.name] ?? 1, outcomeCount: reference.check.expected.count, startedAt: date)
             while result.outcomes.count < reference.check.expected.count { result.outcomes.append(nil) }
             return result

@@ -49,6 +49,31 @@ import Testing
         #expect(result.outcomes.map { $0?.verdict } == [.pass, .fail], "each answer stays with the outcome it was given to")
     }
 
+    /// A check not begun when the file changed is asked from the new text, and its result names
+    /// that version, not the one its protocol's other check was answered against: its answers
+    /// were stored under the old text (an answer to one outcome read beside another), and
+    /// `verify` called the record forged.
+    @Test func aCheckNotBegunBeforeTheChangeNamesTheVersionItWasAskedFrom() throws {
+        let folder = try Self.folderWithProtocols()
+        defer { folder.remove() }
+        let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", "tiny-target/voice-control-show-numbers",
+                                        "--check", Self.check], in: folder.path, input: "t 5\np\n\n")
+        #expect(started.stdout.contains("Check 2 of 2"), "\(started.stdout)")
+        try Self.reverseOutcomes(in: folder)
+        let resumed = try Checkrun.run(["resume"], in: folder.path, input: "t 5\np\nf audit frames are 40 pt\n\n")
+        #expect(resumed.status == 0 && resumed.stdout.contains("Expected 1 of 2: \(Self.second)"), "\(resumed.stdout)")
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        let result = try #require(try store.latestResults(check: Self.check, release: "1", build: "1", device: nil, osVersion: nil).first)
+        let asked = try store.keptCheck(named: Self.check, version: result.protocolHash)?.check
+        store.close()
+        #expect(asked?.expected.map(\.text) == [Self.second, Self.first], "the result names the version it was answered against")
+        #expect(result.outcomes.map { $0?.verdict } == [.pass, .fail])
+        let verified = try Checkrun.run(["verify"], in: folder.path)
+        #expect(verified.status == 0, "\(verified.stdout)")
+        let report = try Checkrun.run(["report", "--release", "1", "--format", "json"], in: folder.path)
+        #expect(report.status == 0, "\(report.stderr)")
+    }
+
     /// A report shows each answer beside the text it was given to, and says the check changed.
     @Test func aReportReadsAnswersAgainstTheTextTheyWereGivenTo() throws {
         let folder = try Self.folderWithProtocols()
