@@ -159,11 +159,17 @@ package final class CommandContext {
     /// A command as the user can run it from here (see `command`), with the database and the
     /// protocol folder this command was given: a hint that dropped them would read, or file
     /// answers in, another database.
-    func commandHere(_ words: String) -> String {
+    /// With `otherProtocols`, the folder is left for the user to name (`--protocols DIR`): the
+    /// one given lacks what the command needs.
+    func commandHere(_ words: String, otherProtocols: Bool = false) -> String {
         var words = words
         // A server's password is never printed: libpq finds it again in PGPASSWORD or ~/.pgpass.
         if let database = arguments.value(.db) { words += " --db \(Self.shellQuoted(ServerAddressText.withoutPassword(database)))" }
-        if let protocols = arguments.value(.protocols) { words += " --protocols \(Self.shellQuoted(protocols))" }
+        if otherProtocols {
+            words += " --protocols DIR"
+        } else if let protocols = arguments.value(.protocols) {
+            words += " --protocols \(Self.shellQuoted(protocols))"
+        }
         return command(words)
     }
 

@@ -74,6 +74,23 @@ import Testing
         #expect(report.status == 0, "\(report.stderr)")
     }
 
+    /// A check the folder no longer has, and no answer kept, is left out: the hint names the
+    /// folder for the user to give, not the folder that lacks the check.
+    @Test func aCheckLeftOutIsResumedWithTheFolderItWasWalkedWith() throws {
+        let folder = try Self.folderWithProtocols()
+        defer { folder.remove() }
+        let started = try Checkrun.run(["run", "--release", "1", "--build", "1", "--device", "d", "--check", Self.check,
+                                        "--check", "tiny-target/voice-control-show-numbers"], in: folder.path, input: "t 5\np\np\n\n")
+        #expect(started.stdout.contains("Check 2 of 2"), "\(started.stdout)")
+        let path = folder.path("protocols/tiny-target.json")
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"id\": \"voice-control-show-numbers\"", with: "\"id\": \"voice-control-numbers\"")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let resumed = try Checkrun.run(["resume", "--protocols", "protocols"], in: folder.path, input: "")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("but 1 of its checks was left out") && resumed.stdout.hasSuffix(" --protocols DIR\n")
+                    && resumed.stdout.contains("Resume it naming, for DIR, the protocol folder it was walked with: "), "\(resumed.stdout)")
+    }
+
     /// A report shows each answer beside the text it was given to, and says the check changed.
     @Test func aReportReadsAnswersAgainstTheTextTheyWereGivenTo() throws {
         let folder = try Self.folderWithProtocols()

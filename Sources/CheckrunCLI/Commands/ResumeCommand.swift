@@ -74,7 +74,8 @@ struct ResumeCommand: CheckrunCommand {
         let walk = Walk(session: session, plan: plan, results: results, nextAttempts: attempts, at: context.now(), newID: context.newResultID)
         // Complete is what the answers say, not a column: every check of the plan is done.
         if walk.isFinished && walk.leftOutCount > 0 {
-            context.print("Every check of session \(session.shortID) that can be walked here is done, but \(walk.leftOutCount) of its checks were left out (see the warning above), so it stays unfinished. Resume it with the protocol folder it was walked with: \(context.resumeCommand(session.shortID))")
+            let leftOut = walk.leftOutCount == 1 ? "1 of its checks was" : "\(walk.leftOutCount) of its checks were"
+            context.print("Every check of session \(session.shortID) that can be walked here is done, but \(leftOut) left out (see the warning above), so it stays unfinished. Resume it naming, for DIR, the protocol folder it was walked with: \(context.commandHere("resume \(session.shortID)", otherProtocols: true))")
             return 0
         }
         // A result given with `record` (a verdict, no time) is done, as `sessions` and `run`
