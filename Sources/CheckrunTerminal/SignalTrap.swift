@@ -9,8 +9,10 @@ private nonisolated(unsafe) var savedTerminal = termios()
 private nonisolated(unsafe) var savedTerminalDescriptor: Int32 = -1
 private nonisolated(unsafe) var farewell: UnsafeMutablePointer<UInt8>?
 private nonisolated(unsafe) var farewellLength = 0
-/// Said before the farewell when a file read in place was cut short under the walk.
-private let cutShort: StaticString = "\ncheckrun stopped: a file it reads in place was cut short by another program (SQLite's -shm file beside the database, say).\n"
+/// Said when a file read in place was cut short under the command (SIGBUS): the save under way
+/// may be lost, so not the farewell, which says everything answered is saved.
+private nonisolated(unsafe) var cutShortFarewell: UnsafeMutablePointer<UInt8>?
+private nonisolated(unsafe) var cutShortFarewellLength = 0
 
 /// Ctrl-C, Ctrl-\ (SIGQUIT), SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
 /// terminal back, say how to resume (on standard error, which is still there), exit 130.
@@ -35,15 +37,15 @@ package enum SignalTrap {
         sigprocmask(SIG_SETMASK, &empty, nil)
     }
 
-    /// Installs the handlers with the message to print on the way out.
-    package static func install(message: String) {
-        let bytes = Array(message.utf8)
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-        buffer.initialize(from: bytes, count: bytes.count)
-        let old = farewell
-        farewell = buffer
-        farewellLength = bytes.count
-        old?.deallocate()
+    /// Said, when no other words are given, for a file cut short under the command.
+    package static let cutShortWords = "\ncheckrun stopped: a file it reads in place was cut short by another program (SQLite's -shm file beside the database, say). What was being saved then may be lost; `checkrun sessions` shows what is saved.\n"
+
+    /// Installs the handlers with the message to print on the way out, and the one for a file
+    /// cut short under the command. Both are copied to C memory the handlers reach without the
+    /// Swift runtime.
+    package static func install(message: String, whenCutShort: String = cutShortWords) {
+        (farewell, farewellLength) = replace(farewell, with: message)
+        (cutShortFarewell, cutShortFarewellLength) = replace(cutShortFarewell, with: whenCutShort)
         for signalNumber in exitSignals + [SIGPIPE] {
             signal(signalNumber) { _ in
                 if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
@@ -56,10 +58,19 @@ package enum SignalTrap {
         // for half a minute, and no word of how to resume.
         signal(SIGBUS) { _ in
             if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
-            _ = write(STDERR_FILENO, cutShort.utf8Start, cutShort.utf8CodeUnitCount)
-            if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
+            if let cutShortFarewell { _ = write(STDERR_FILENO, cutShortFarewell, cutShortFarewellLength) }
             _exit(1)
         }
+    }
+
+    /// `text` in a new C buffer, the old one freed (a handler runs on this thread, or not at all,
+    /// while the pointer is swapped: the exit signals are not sent by the program to itself).
+    private static func replace(_ old: UnsafeMutablePointer<UInt8>?, with text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+        let bytes = Array(text.utf8)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        buffer.initialize(from: bytes, count: bytes.count)
+        old?.deallocate()
+        return (buffer, bytes.count)
     }
 
     /// Runs `body` with the exit signals held back, so a save is never cut half way; a signal

@@ -12,6 +12,12 @@ extension WalkRunner {
         TerminalText("\nInterrupted. Everything answered is saved. Resume with: \(resumeHint)\n").rendered
     }
 
+    /// What a file cut short under the walk (SIGBUS) says: the answer being saved then may be
+    /// lost, so "everything answered is saved" would not be true.
+    var cutShortMessage: String {
+        TerminalText("\ncheckrun stopped: a file it reads in place was cut short by another program (SQLite's -shm file beside the database, say). The answer being saved then may be lost; those before it are saved. See what is saved with: \(context.commandHere("sessions")); resume with: \(resumeHint)\n").rendered
+    }
+
     /// How long between attempts to reach the server again.
     static let reconnectPause: useconds_t = 2_000_000
 
@@ -63,7 +69,7 @@ extension WalkRunner {
                             waiting: String, stopped: String, done: String) throws {
         // The trap first: a Ctrl-C the moment the wait is said must not read "everything is saved".
         SignalTrap.install(message: stopped)
-        defer { SignalTrap.install(message: interruptedMessage) }
+        defer { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) }
         context.printError(waiting)
         while true {
             do {

@@ -40,7 +40,7 @@ struct WalkRunner {
     mutating func run() throws -> Int32 {
         let terminal = Terminal()
         let reader = InputReader()
-        SignalTrap.install(message: interruptedMessage)
+        SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
         defer { terminal?.restore() }
 
         emit(walk.introduce())
