@@ -233,11 +233,13 @@ extension ResultStore {
             // Every build up to the one reported on: a failure in an earlier build stands
             // behind a skip in this one, and where this one did not test at all.
             let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
-            if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier), try countFailures().list], buildOrder: ordered)
-            }
+            // Carried first: a skip beside a failure the report shows on a row of its own,
+            // carried from an earlier build too, does not count that failure again.
             if build != nil {
                 try carryEarlierFailures(into: &latest, release: release, through: earlier, countFailures: countFailures, buildOrder: ordered)
+            }
+            if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
+                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier), try countFailures().list], buildOrder: ordered)
             }
             results = latest.map(\.result)
             try loadParts(of: &results)

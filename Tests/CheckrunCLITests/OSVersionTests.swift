@@ -77,6 +77,17 @@ import Testing
         try record(folder, build: "310", os: "17.5", ["--expected", "1=pass"])
         try record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
         try record(folder, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try expectOneFailure(folder)
+        // The failure in the build before, carried into a report of build 311 alone.
+        let carried = try TemporaryFolder()
+        defer { carried.remove() }
+        try record(carried, build: "310", os: "17.5", ["--expected", "1=pass"])
+        try record(carried, build: "310", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try record(carried, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try expectOneFailure(carried)
+    }
+
+    func expectOneFailure(_ folder: TemporaryFolder) throws {
         for scope in [[], ["--build", "311"]] {
             let junit = try checkrun(["report", "--release", "2.4", "--format", "junit", "--fail-on-failure"] + scope, in: folder)
             #expect(junit.status == 3 && junit.stdout.contains("name=\"voice-control-show-numbers on iPhone 15, OS 17.5\" time=\"0\">\n      <skipped message=\"skipped by the tester\"/>"), "\(junit.stdout)")
