@@ -173,7 +173,7 @@ package final class CommandContext {
         return command(words)
     }
 
-    /// `word` in bash's `$'…'` quoting, each marked character as its `\x` or `\u` escape.
+    /// `word` in bash's `$'…'` quoting, each marked character as the `\x` escapes of its bytes.
     static func ansiCQuoted(_ word: String) -> String {
         var quoted = "$'"
         for scalar in word.unicodeScalars {
@@ -181,9 +181,11 @@ package final class CommandContext {
             case "\\": quoted += "\\\\"
             case "'": quoted += "\\'"
             case _ where DisplayText.isMarked(scalar):
-                let digits = String(scalar.value, radix: 16, uppercase: true)
-                let width = scalar.value < 0x100 ? 2 : 4
-                quoted += (scalar.value < 0x100 ? "\\x" : "\\u") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+                // Each UTF-8 byte as `\xHH` (U+0085 is two): bash writes those bytes in any
+                // locale, where `\u` is left as typed outside a UTF-8 one.
+                for byte in String(scalar).utf8 {
+                    quoted += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                }
             default: quoted.unicodeScalars.append(scalar)
             }
         }

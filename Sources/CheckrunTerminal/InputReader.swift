@@ -87,7 +87,10 @@ package final class InputReader {
         guard nextByteArrives(), buffer[position] == UInt8(ascii: "[") || buffer[position] == UInt8(ascii: "O") else { return }
         position += 1
         while nextByteArrives() {
+            // A control (Ctrl-C, Enter) or a byte beyond ASCII is no part of a sequence: it
+            // ends the broken one and is read as itself.
             let byte = buffer[position]
+            guard (0x20...0x7E).contains(byte) else { return }
             position += 1
             if (0x40...0x7E).contains(byte) { return }
         }
@@ -104,7 +107,10 @@ package final class InputReader {
         if position < buffer.count { return true }
         guard isTerminal, !ended else { return false }
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Self.escapeDelayMilliseconds) > 0 else { return false }
+        var ready = poll(&descriptor, 1, Self.escapeDelayMilliseconds)
+        // A signal meanwhile (the window resized) is no answer that nothing came: wait again.
+        while ready < 0 && errno == EINTR { ready = poll(&descriptor, 1, Self.escapeDelayMilliseconds) }
+        guard ready > 0 else { return false }
         return fill()
     }
 

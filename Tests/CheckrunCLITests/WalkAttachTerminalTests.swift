@@ -124,6 +124,22 @@ import Testing
         #expect(result.tally == 3 && result.attachments.isEmpty, "\(result)")
     }
 
+    /// Control-C pressed inside a broken escape sequence (Escape, "[" and nothing more) stops
+    /// the walk: it was taken as a byte of the sequence, and nothing happened.
+    @Test func controlCAfterABrokenEscapeSequenceStillStops() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        terminal.send("\u{1B}[")
+        usleep(30_000)
+        terminal.send("\u{03}")
+        try terminal.expect("Resume with:")
+        #expect(terminal.waitForExit() == 130)
+    }
+
     @Test func aFailingCaptureSaysWhyAndAttachesNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -257,12 +257,14 @@ extension HintTests {
     @Test func aHintNamesAPathHoldingControlCharactersAsAShellReadsIt() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let database = "esc\u{1B}]0;T\u{7}line\nend's.sqlite"
+        let database = "esc\u{1B}]0;T\u{7}line\nend's\u{85}\u{202E}.sqlite"
         let quit = try Checkrun.run(["run", "--release", "1", "--build", "1", "--check", "tiny-target/touch-one-hand", "--db", database, "--protocols", protocols],
                                     in: folder.path, input: "q\n")
         let hint = try #require(quit.stdout.split(separator: "\n").first { $0.contains("Resume with: ") }.map { String($0.split(separator: "Resume with: ")[1]) })
-        #expect(hint.contains("--db $'esc\\x1B]0;T\\x07line\\x0Aend\\'s.sqlite'") && !hint.unicodeScalars.contains { $0.value < 0x20 }, "\(hint)")
-        let resumed = try Subprocess.run("/bin/bash", ["-c", hint], in: folder.path, input: "q\n")
+        #expect(hint.contains("--db $'esc\\x1B]0;T\\x07line\\x0Aend\\'s\\xC2\\x85\\xE2\\x80\\xAE.sqlite'") && !hint.unicodeScalars.contains { $0.value < 0x20 },
+                "\(hint)")
+        // In any locale: bash writes `\x` bytes as they are.
+        let resumed = try Subprocess.run("/bin/bash", ["-c", hint], in: folder.path, input: "q\n", environment: ["LC_ALL": "C"])
         #expect(resumed.status == 0 && resumed.stdout.contains("Check 1 of 1"), "\(hint)\n\(resumed.stdout)\(resumed.stderr)")
     }
 
