@@ -99,6 +99,7 @@ extension ReleaseReport {
     /// The criteria with evidence first, then those without, each group in WCAG order: a
     /// lead reads what was evaluated before the gaps.
     package var criteriaEvaluatedFirst: [CriterionRow] {
-        criteria.filter { $0.coverage.passed + $0.coverage.failed > 0 } + criteria.filter { $0.coverage.passed + $0.coverage.failed == 0 }
+        let evaluated = { (row: CriterionRow) in row.coverage.passed + row.coverage.failed + row.coverage.partlyPassed > 0 }
+        return criteria.filter(evaluated) + criteria.filter { !evaluated($0) }
     }
 }

@@ -60,7 +60,12 @@ import Testing
         let row = try #require(try criterion("2.2.1", in: folder))
         #expect(row["conformance"]?.stringValue == "Incomplete" && row["coverageGap"]?.value == .bool(false), "\(row)")
         #expect(row["coverage"]?["sentence"]?.stringValue == "0 of 1 mapped check passed; 1 skipped; 1 of them passed on some devices and was set aside on the others.")
+        #expect(row["coverage"]?["partlyPassed"]?.intValue == 1, "a reader of the JSON sees the evidence behind Incomplete")
         let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
+        // Listed among the criteria with evidence, before those without.
+        let table = markdown.components(separatedBy: "\n").filter { $0.hasPrefix("| ") }
+        let partly = table.firstIndex { $0.hasPrefix("| 2.2.1 ") }, gap = table.firstIndex { $0.contains("| Not Evaluated |") }
+        #expect(partly != nil && gap != nil && partly! < gap!, "\(table)")
         #expect(markdown.contains("| 2.2.1 Timing Adjustable | A | Incomplete |") && markdown.contains("Passed on some devices, set aside on others: \(check) (skipped)."))
         let attention = markdown.components(separatedBy: "no pass or fail behind them").dropFirst().first?.components(separatedBy: "\n").first ?? ""
         #expect(!attention.contains("2.2.1"), "\(attention)")

@@ -76,7 +76,7 @@ enum JSONReport {
             ("coverageGap", .bool(row.isCoverageGap)),
             ("coverage", object([
                 ("mapped", .integer(row.coverage.mapped)), ("passed", .integer(row.coverage.passed)), ("failed", .integer(row.coverage.failed)),
-                ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)),
+                ("partlyPassed", .integer(row.coverage.partlyPassed)), ("blocked", .integer(row.coverage.blocked)), ("skipped", .integer(row.coverage.skipped)),
                 ("notApplicable", .integer(row.coverage.notApplicable)), ("notRun", .integer(row.coverage.notRun)),
                 ("provisional", .integer(row.coverage.provisional)), ("sentence", .string(row.coverage.sentence)),
             ])),

@@ -167,29 +167,7 @@ extension ResultStore {
             throw refuse("is marked finished but has no records: it was added, or emptied, behind checkrun's back")
         }
         if database.engine == .postgresql && Self.holdsNUL(entry) { throw refuse("holds a NUL character (a zero byte) in its text, which PostgreSQL cannot keep") }
-        var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
-        for record in entry.records {
-            let result: CheckResult
-            do { result = try CheckResult.decode(payload: record.payload, sessionID: session.id) } catch {
-                throw refuse("record \(record.sequence) holds a result checkrun could not have written: \(error)")
-            }
-            guard session.plan.contains(result.check) else {
-                throw refuse("record \(record.sequence) holds a result of \(DisplayText.preview(result.check, limit: 80)), which is not in the session's plan; checkrun never records one")
-            }
-            guard result.id == record.resultID else {
-                throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
-            }
-            latest[record.resultID] = (record.sequence, result)
-            // Attachments stand last in a payload checkrun wrote; `verify` and `export` find
-            // them there without parsing every record, so no other layout is taken in.
-            if !result.attachments.isEmpty && !ChainCheck.listsAttachments(record.payload) {
-                throw refuse("record \(record.sequence) lists attachments out of their place in the record's text; it was not written by checkrun")
-            }
-            for attachment in result.attachments {
-                try database.run("INSERT INTO temp.merge_named (hash, size, place) VALUES (?, ?, ?)",
-                                 [.text(attachment.hash), SQLValue(attachment.size), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])
-            }
-        }
+        let latest = try latestResults(of: entry, source: source, refuse: refuse)
         // The same judge as `verify`, on each result as it now stands, against the check as the
         // version it names had it: what the walk, `record` and `amend` never save.
         for (sequence, result) in latest.values {
@@ -222,6 +200,36 @@ extension ResultStore {
             }
             index += 1
         }
+    }
+
+    /// Each result of `entry` as its latest record holds it, every record read as checkrun
+    /// writes one; the attachments each names noted for the check of their bytes.
+    private func latestResults(of entry: SessionEntry, source: String, refuse: (String) -> MergeConflict) throws -> [UUID: (sequence: Int, result: CheckResult)] {
+        var latest: [UUID: (sequence: Int, result: CheckResult)] = [:]
+        let session = entry.session
+        for record in entry.records {
+            let result: CheckResult
+            do { result = try CheckResult.decode(payload: record.payload, sessionID: session.id) } catch {
+                throw refuse("record \(record.sequence) holds a result checkrun could not have written: \(error)")
+            }
+            guard session.plan.contains(result.check) else {
+                throw refuse("record \(record.sequence) holds a result of \(DisplayText.preview(result.check, limit: 80)), which is not in the session's plan; checkrun never records one")
+            }
+            guard result.id == record.resultID else {
+                throw refuse("record \(record.sequence) names result \(record.resultID.lowercasedText.prefix(8)) but holds result \(result.id.lowercasedText.prefix(8))")
+            }
+            latest[record.resultID] = (record.sequence, result)
+            // Attachments stand last in a payload checkrun wrote; `verify` and `export` find
+            // them there without parsing every record, so no other layout is taken in.
+            if !result.attachments.isEmpty && !ChainCheck.listsAttachments(record.payload) {
+                throw refuse("record \(record.sequence) lists attachments out of their place in the record's text; it was not written by checkrun")
+            }
+            for attachment in result.attachments {
+                try database.run("INSERT INTO temp.merge_named (hash, size, place) VALUES (?, ?, ?)",
+                                 [.text(attachment.hash), SQLValue(attachment.size), .text("\(source): session \(session.shortID) record \(record.sequence) (\(DisplayText.preview(result.check, limit: 80)))")])
+            }
+        }
+        return latest
     }
 
     /// Notes which session a result arrives in, across every source of the merge (in a
