@@ -87,11 +87,11 @@ package struct BuildFigures: Sendable, Equatable {
         /// Those whose latest result passed: a failure on one of them in a later build is a
         /// regression, whatever another OS version fixed meanwhile.
         package var passed: Set<String> = []
-        /// Those whose latest result was itself answered fail: a skip counted as failed for a
-        /// failure standing on another OS version is no regression on its own.
+        /// Those whose latest result failed, or stands in front of a failure on that OS version:
+        /// not those failed only by a count judged over its ceiling (see `Comparison+Judging`).
         package var answeredFail: Set<String> = []
 
-        /// The OS versions that passed in `before` and were answered fail here.
+        /// The OS versions that passed in `before` and fail here.
         func failing(after before: OSVersions) -> [String] {
             answeredFail.intersection(before.passed).sorted()
         }
@@ -146,7 +146,7 @@ extension Comparison {
                 last = (hash, number)
                 return number
             }
-            for device in devices.keys { try devices[device]?.countFailuresBehindSetAside(TestedOn.Place(check: name, device: device, osVersion: ""), standing) }
+            for device in devices.keys { try devices[device]?.countFailuresBehindSetAside(check: name, device: device, standing) }
             for (device, gathered) in devices.sorted(by: { $0.key < $1.key }) {
                 let figures: [BuildFigures?] = try scopes.indices.map { index in
                     guard let newest = gathered.standing(in: index) else { return nil }

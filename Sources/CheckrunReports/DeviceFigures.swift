@@ -16,11 +16,8 @@ extension Comparison {
         /// Per build, the latest result on each OS version.
         var latestOnOS: [[String: Latest]]
         var counts: [Int]
-        /// Per build, the OS versions whose skip or block counts as failed (see below).
-        var countedFailed: [Set<String>]
 
         init(scopes: Int) {
-            countedFailed = Array(repeating: [], count: scopes)
             times = Array(repeating: [], count: scopes)
             counters = Array(repeating: [:], count: scopes)
             latestOnOS = Array(repeating: [:], count: scopes)
@@ -39,15 +36,19 @@ extension Comparison {
         }
 
         /// A skip or block is no evidence of a fix, in a comparison as in a report: in each build
-        /// where a failure of the device (`place`, without an OS version) stands behind it
-        /// (`standing`), the OS version's latest result counts as failed, whichever was answered
-        /// last on the others. Before, pass, then fail and a skip, read "changed" and passed the gate.
-        mutating func countFailuresBehindSetAside(_ place: TestedOn.Place, _ standing: StandingFailures) throws {
+        /// where a failure stands behind it on its own OS version (`standing`: that OS version's
+        /// latest result that passed or failed, in that build or one before it, failed), it counts
+        /// as failed there. Before, pass, then fail and a skip, read "changed" and passed the
+        /// gate. A failure on another OS version is that OS version's own, as in a report: read
+        /// into this skip, a skip after a pass was a "regression" no answer showed.
+        mutating func countFailuresBehindSetAside(check: String, device: String, _ standing: StandingFailures) throws {
             let setAside = { (latest: Latest) in latest.verdict == .skipped || latest.verdict == .blocked }
             for index in latestOnOS.indices where latestOnOS[index].values.contains(where: setAside) {
-                guard try standing.places(inScope: index).contains(place) else { continue }
-                countedFailed[index] = Set(latestOnOS[index].filter { setAside($0.value) }.keys)
-                latestOnOS[index] = latestOnOS[index].mapValues { setAside($0) ? (.fail, $0.hash, $0.at, $0.row, [:]) : $0 }
+                let places = try standing.places(inScope: index)
+                for (osVersion, latest) in latestOnOS[index] where setAside(latest) {
+                    guard places.contains(TestedOn.Place(check: check, device: device, osVersion: osVersion)) else { continue }
+                    latestOnOS[index][osVersion] = (.fail, latest.hash, latest.at, latest.row, [:])
+                }
             }
         }
 
@@ -57,8 +58,7 @@ extension Comparison {
             let tested = Set(latestOnOS[scope].keys)
             let failed = Set(latestOnOS[scope].filter { $0.value.verdict == .fail }.keys)
             let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
-            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed,
-                                           answeredFail: failed.subtracting(countedFailed[scope]))
+            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed, answeredFail: failed)
         }
 
         /// The result that stands for the device in a build: the newest failure among the OS
@@ -70,8 +70,8 @@ extension Comparison {
         }
     }
 
-    /// Per compared build, the devices where a failure stands behind a skip or block
-    /// (`ResultStore.devicesWithStandingFailures`, with the skips holding a count over its
+    /// Per compared build, the places where a failure stands behind a skip or block
+    /// (`ResultStore.placesWithStandingFailures`, with the skips holding a count over its
     /// ceiling): asked once per build, and only for a build where a device's latest result was
     /// set aside.
     final class StandingFailures {
@@ -88,7 +88,7 @@ extension Comparison {
 
         func places(inScope index: Int) throws -> Set<TestedOn.Place> {
             if let places = known[index] { return places }
-            let places = try store.devicesWithStandingFailures(release: scopes[index].release, through: scopes[index].build, countFailures: try judge.countFailures())
+            let places = try store.placesWithStandingFailures(release: scopes[index].release, through: scopes[index].build, countFailures: try judge.countFailures())
             known[index] = places
             return places
         }

@@ -99,7 +99,7 @@ extension ResultStore {
     private func changedElsewhere(resultID: UUID, session: UUID, check: String) throws -> Never {
         let latest = try latestRecord(of: resultID, inSession: session)
         guard let latest, let current = CheckResult.decoding(payload: latest.payload, sessionID: session) else {
-            throw StoreError("the latest record of check \(DisplayText.preview(check, limit: 200)) cannot be read; run checkrun verify")
+            throw StoreError("the latest record of check \(DisplayText.preview(check, limit: 200)) cannot be read; verify on this database names what changed")
         }
         throw ResultChangedElsewhere(current: current, payload: latest.payload, wasAmended: latest.kind == Record.Kind.amend.rawValue,
                                      amendReason: latest.reason)

@@ -29,7 +29,7 @@ extension ResultStore {
         }
         // A skip holding its own failure (a count over its ceiling) is carried as a failure too.
         if untested.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-            try noteEarlierFailures(of: &untested, values + [try countFailures().list], buildOrder: buildOrder)
+            try noteEarlierFailures(of: &untested, values + [try countFailures().list], buildOrder: buildOrder, shownBeside: tested)
         }
         let carried = untested.filter { $0.standing == .fail }
         guard !carried.isEmpty else { return }
@@ -38,15 +38,15 @@ extension ResultStore {
         latest.sort { [$0.result.check, $0.device, $0.osVersion].lexicographicallyPrecedes([$1.result.check, $1.device, $1.osVersion]) { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
     }
 
-    /// Each check and device (as a place without an OS version) with an OS version whose
-    /// latest result that passed or failed, in `release` up to and including `build`, failed:
-    /// where such a device's latest result is skipped or blocked, the failure stands behind it.
-    package func devicesWithStandingFailures(release: String, through build: String, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
+    /// Each check, device and OS version whose latest result that passed or failed, in
+    /// `release` up to and including `build`, failed: a skip or block there stands in front of
+    /// the failure. (A failure on another OS version is counted by that OS version's own row.)
+    package func placesWithStandingFailures(release: String, through build: String, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
         var places: Set<TestedOn.Place> = []
         let values: [SQLValue] = [.text(release), .null, try buildList(release: release, through: build), countFailures.list]
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             guard let result = Self.readResult(row), result.verdict != .pass else { return }
-            places.insert(TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: ""))
+            places.insert(TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: row.string(19) ?? ""))
         }
         return places
     }
@@ -60,10 +60,10 @@ extension ResultStore {
     /// of the device (the newest whose latest passed-or-failed result failed): a skip given
     /// without `--os`, or on another OS version, is no evidence of a fix either, and a gate on
     /// its build alone must still see the failure, whichever OS version was answered last.
-    /// A failure on another OS version that the report shows on its own row is not counted
-    /// again by a skip on an OS version that last passed.
+    /// A failure on another OS version that the report shows a row for (`shownBeside` adds the
+    /// rows of a report's own build to those carried into it) is not counted again by a skip.
     /// Run only when such a result is shown, so a release without skips pays nothing for it.
-    func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String]) throws {
+    func noteEarlierFailures(of latest: inout [ReportedResult], _ values: [SQLValue], buildOrder: [String], shownBeside: Set<TestedOn.Place> = []) throws {
         let rank = BuildOrder.ranks(buildOrder)
         var samePlace: [TestedOn.Place: PassedOrFailed] = [:]
         var newestFailureOnDevice: [TestedOn.Place: PassedOrFailed] = [:]
@@ -77,15 +77,16 @@ extension ResultStore {
             if let other = newestFailureOnDevice[device], Self.isNewer(other, than: found, rank: rank) { return }
             newestFailureOnDevice[device] = found
         }
-        let shownIDs = Set(latest.map(\.result.id))
+        let shownPlaces = Set(latest.map(\.place)).union(shownBeside)
         for position in latest.indices where latest[position].result.verdict == .skipped || latest[position].result.verdict == .blocked {
             let shown = latest[position]
             let device = TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: "")
             let onThisOS = samePlace[shown.place].flatMap { $0.result.verdict == .pass ? nil : $0 }
             guard let failure = onThisOS ?? newestFailureOnDevice[device] else { continue }
-            // A skip on an OS version whose latest answer passed, beside a failure on another
-            // that this report shows on a row of its own: that row counts it, not this one too.
-            if onThisOS == nil, samePlace[shown.place] != nil, shownIDs.contains(failure.result.id) { continue }
+            // A failure on another OS version that this report shows a row for: that row counts
+            // it (the failure itself, or a skip in front of it there), not this one too; nor is
+            // a failure answered after this skip, in a later build, read into it.
+            if onThisOS == nil, shownPlaces.contains(TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: failure.osVersion)) { continue }
             let elsewhere = TestedOn.name(device: shown.device, osVersion: failure.osVersion)
             latest[position].failedEarlier = ReportedResult.EarlierFailure(
                 build: failure.build, attempt: failure.result.attempt, notes: failure.result.notes, isThisResult: failure.result.id == shown.result.id,

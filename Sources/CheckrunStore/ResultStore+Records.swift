@@ -101,10 +101,10 @@ extension ResultStore {
         let payload = try latestRecord(of: table.id, inSession: table.sessionID)?.payload
         let check = DisplayText.preview(table.check, limit: 200)
         guard let payload, let recorded = Self.recorded(of: table)(payload) else {
-            throw StoreError("\(check) cannot be corrected: it has no readable record, so it was changed behind checkrun's back; run checkrun verify")
+            throw StoreError("\(check) cannot be corrected: it has no readable record, so it was changed behind checkrun's back; verify on this database names what changed")
         }
         if let difference = Self.difference(between: table, andRecorded: payload, sessionID: table.sessionID) {
-            throw StoreError("\(check) cannot be corrected: the results table differs from its latest record (\(difference)), so it was changed behind checkrun's back; run checkrun verify")
+            throw StoreError("\(check) cannot be corrected: the results table differs from its latest record (\(difference)), so it was changed behind checkrun's back; verify on this database names what changed")
         }
         return recorded
     }

@@ -1,0 +1,78 @@
+import CheckrunModel
+import CheckrunTestSupport
+import Foundation
+import Testing
+
+/// Skips on one OS version beside failures on another, as random histories found them: one
+/// failure is counted once, by its own OS version's row, in reports and in `compare`, and a
+/// regression is flagged exactly where an OS version that passed now fails.
+@Suite struct SkipAcrossOSVersionsTests {
+    let helper = OSVersionTests()
+
+    /// Each shown row's OS version with how the report counts it, in `report --release 2.4 [scope]`.
+    func countedAs(_ folder: TemporaryFolder, _ scope: [String] = []) throws -> [String: String] {
+        let json = try JSONParser.parse(try helper.checkrun(["report", "--release", "2.4", "--format", "json"] + scope, in: folder).stdout)
+        let results = json["checks"]?.arrayValue?.first { $0["check"]?.stringValue == helper.check }?["results"]?.arrayValue ?? []
+        return Dictionary(results.map { ($0["osVersion"]?.stringValue ?? "", $0["countedAs"]?.stringValue ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// 17.5 failed in 310 and was never tested again; 18.2 passed in 311 and was skipped in 312:
+    /// nothing failed in 312, so no regression (the gate exited 3 on "pass → fail").
+    @Test func aSkipAfterAPassIsNoRegressionWhileAnotherOSVersionsFailureStands() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=pass"])
+        try helper.record(folder, build: "312", os: "18.2", ["--verdict", "skipped"])
+        let gate = try helper.checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(gate.status == 0 && gate.stdout.contains("311 → 312: changed"), "\(gate.stdout)")
+        #expect(try countedAs(folder, ["--build", "312"]) == ["17.5": "failed", "18.2": "skipped"])
+    }
+
+    /// 17.5 passed in 311, failed in 312 and was then skipped there: the skip stands in front of
+    /// its own failure, a regression on 17.5 (compare said "no change" and exited 0).
+    @Test func aSkipInFrontOfItsOwnNewFailureIsARegression() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "312", os: "17.5", ["--expected", "1=fail", "--notes", "overlap now on 17.5"])
+        try helper.record(folder, build: "312", os: "17.5", ["--verdict", "skipped"])
+        let gate = try helper.checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(gate.status == 3 && gate.stdout.contains("311 → 312: REGRESSION (verdict pass → fail on OS 17.5)"), "\(gate.stdout)")
+    }
+
+    /// A skip in 311 is not counted as failed for a failure on another OS version in 312, nor for
+    /// one its row beside shows, in the release's report or in build 312's.
+    @Test func aLaterFailureOnAnotherOSVersionIsNotReadIntoAnEarlierSkip() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try helper.record(folder, build: "312", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        #expect(try countedAs(folder) == ["17.5": "skipped", "18.2": "failed"])
+        #expect(try countedAs(folder, ["--build", "312"]) == ["18.2": "failed"], "a skip holding no failure is not carried")
+    }
+
+    /// The 18.2 skip counts 18.2's failure; the 17.5 skip, after a pass on 17.5, counts nothing.
+    @Test func aFailureCountedByASkipOnItsOwnOSVersionIsNotCountedAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "312", os: "17.5", ["--expected", "1=pass"])
+        try helper.record(folder, build: "312", os: "17.5", ["--verdict", "skipped"])
+        try helper.record(folder, build: "312", os: "18.2", ["--verdict", "skipped"])
+        #expect(try countedAs(folder) == ["17.5": "skipped", "18.2": "failed"])
+    }
+
+    /// 18.2's failure stands; a skip then a pass on 17.5 is not "fixed".
+    @Test func aPassOnAnotherOSVersionAfterASkipIsNotCalledFixed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try helper.record(folder, build: "312", os: "17.5", ["--expected", "1=pass"])
+        let compared = try helper.checkrun(["compare", "--release", "2.4"], in: folder)
+        #expect(!compared.stdout.contains("fixed"), "\(compared.stdout)")
+        #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 3)
+    }
+}
