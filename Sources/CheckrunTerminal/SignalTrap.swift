@@ -44,8 +44,19 @@ package enum SignalTrap {
     /// cut short under the command. Both are copied to C memory the handlers reach without the
     /// Swift runtime.
     package static func install(message: String, whenCutShort: String = cutShortWords) {
-        (farewell, farewellLength) = replace(farewell, with: message)
-        (cutShortFarewell, cutShortFarewellLength) = replace(cutShortFarewell, with: whenCutShort)
+        // A handler running between two of these steps writes nothing, or the old words whole:
+        // the length is zero while the pointer changes, and the old buffer is freed last.
+        let (oldFarewell, oldCutShort) = (farewell, cutShortFarewell)
+        let (newFarewell, newFarewellLength) = cBuffer(message)
+        let (newCutShort, newCutShortLength) = cBuffer(whenCutShort)
+        farewellLength = 0
+        farewell = newFarewell
+        farewellLength = newFarewellLength
+        cutShortFarewellLength = 0
+        cutShortFarewell = newCutShort
+        cutShortFarewellLength = newCutShortLength
+        oldFarewell?.deallocate()
+        oldCutShort?.deallocate()
         for signalNumber in exitSignals + [SIGPIPE] {
             signal(signalNumber) { _ in
                 if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
@@ -63,13 +74,11 @@ package enum SignalTrap {
         }
     }
 
-    /// `text` in a new C buffer, the old one freed (a handler runs on this thread, or not at all,
-    /// while the pointer is swapped: the exit signals are not sent by the program to itself).
-    private static func replace(_ old: UnsafeMutablePointer<UInt8>?, with text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+    /// `text` in a new C buffer, which a handler can write without the Swift runtime.
+    private static func cBuffer(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
         let bytes = Array(text.utf8)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         buffer.initialize(from: bytes, count: bytes.count)
-        old?.deallocate()
         return (buffer, bytes.count)
     }
 
