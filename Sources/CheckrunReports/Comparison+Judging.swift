@@ -47,3 +47,29 @@ extension Comparison {
         return directions
     }
 }
+
+extension Comparison {
+    /// A failure on one OS version fixed while another that passed now fails: the device's
+    /// verdict reads fail both times, and the regression would have passed the gate.
+    static func noteRegressionOnAnOSVersion(_ before: BuildFigures, _ after: BuildFigures, _ change: inout BuildChange) {
+        let regressed = after.osVersions.failing(after: before.osVersions)
+        guard change.verdictChange != .regressed, !regressed.isEmpty else { return }
+        change.verdictChange = .regressed
+        change.flags.append("verdict pass → fail on " + regressed.map { $0.isEmpty ? "no OS version given" : "OS \($0)" }.joined(separator: ", "))
+    }
+
+    /// How the verdict moved from `before` to `after`, flagged where it turned to fail.
+    /// `standing`: the OS versions whose failure stands up to `before`, in it or earlier.
+    static func judgeVerdicts(_ before: BuildFigures, _ after: BuildFigures, standing: Set<String>, _ change: inout BuildChange) {
+        change.verdictChange = verdictChange(before.verdict, after.verdict)
+        // A pass made only of outcomes not applicable, or on other OS versions than a failure
+        // that stands, shows no fix: "changed", as `report` still counts a failure not tested again.
+        if change.verdictChange == .fixed && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
+            change.verdictChange = .changed
+        }
+        if change.verdictChange == .unblocked && after.notApplicable { change.verdictChange = .changed }
+        if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
+        if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
+        noteRegressionOnAnOSVersion(before, after, &change)
+    }
+}

@@ -199,20 +199,15 @@ extension Comparison {
         return problems
     }
 
-    /// A failure on one OS version fixed while another that passed now fails: the device's
-    /// verdict reads fail both times, and the regression would have passed the gate.
-    static func noteRegressionOnAnOSVersion(_ before: BuildFigures, _ after: BuildFigures, _ change: inout BuildChange) {
-        let regressed = after.osVersions.failing(after: before.osVersions)
-        guard change.verdictChange != .regressed, !regressed.isEmpty else { return }
-        change.verdictChange = .regressed
-        change.flags.append("verdict pass → fail on " + regressed.map { $0.isEmpty ? "no OS version given" : "OS \($0)" }.joined(separator: ", "))
-    }
-
     /// Changes between each build and the previous one.
     static func changes(_ figures: [BuildFigures?], _ threshold: Double, _ directions: [String: CounterDirection] = [:]) -> [BuildChange] {
         var result: [BuildChange] = []
+        // The OS versions whose latest result that passed or failed, up to the build before,
+        // failed: a failure not tested again stands, as `report` carries it.
+        var standing = figures.first.flatMap { $0?.osVersions.failed } ?? []
         for index in figures.indices.dropFirst() {
             let before = figures[index - 1], after = figures[index]
+            defer { if let after { standing = standing.subtracting(after.osVersions.passed).union(after.osVersions.failed) } }
             if before == nil && after == nil { continue }
             var change = BuildChange(from: index - 1, to: index, secondsDelta: nil, percentDelta: nil, counterDeltas: [:],
                                      verdictChange: .same, protocolChanged: false, flags: [])
@@ -227,16 +222,7 @@ extension Comparison {
                 result.append(change)
                 continue
             }
-            change.verdictChange = verdictChange(before.verdict, after.verdict)
-            // A pass made only of outcomes not applicable, or on other OS versions than the
-            // failure, shows no fix: "changed", as `report` still counts a failure not tested again.
-            if change.verdictChange == .fixed && (after.notApplicable || !before.osVersions.failed.isSubset(of: after.osVersions.tested)) {
-                change.verdictChange = .changed
-            }
-            if change.verdictChange == .unblocked && after.notApplicable { change.verdictChange = .changed }
-            if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
-            if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
-            noteRegressionOnAnOSVersion(before, after, &change)
+            judgeVerdicts(before, after, standing: standing, &change)
             // By the check's own text where both versions are kept, else by the protocol's hash.
             if let old = before.checkText, let new = after.checkText {
                 change.protocolChanged = old != new
