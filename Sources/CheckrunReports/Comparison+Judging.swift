@@ -64,6 +64,7 @@ extension Comparison {
         change.verdictChange = verdictChange(before.verdict, after.verdict)
         // A pass made only of outcomes not applicable, or on other OS versions than a failure
         // that stands, shows no fix: "changed", as `report` still counts a failure not tested again.
+        let standing = standing.union(after.osVersions.failedInBuildsBefore ?? [])
         if change.verdictChange == .fixed && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
             change.verdictChange = .changed
         }

@@ -90,6 +90,9 @@ package struct BuildFigures: Sendable, Equatable {
         /// Those whose latest result failed, or stands in front of a failure on that OS version:
         /// not those failed only by a count judged over its ceiling (see `Comparison+Judging`).
         package var answeredFail: Set<String> = []
+        /// Those whose failure stands in the builds of the release before this one, compared or
+        /// not (nil where not asked: see `markFailuresStandingBefore`).
+        package var failedInBuildsBefore: Set<String>?
 
         /// The OS versions that passed in `before` and fail here.
         func failing(after before: OSVersions) -> [String] {
@@ -177,6 +180,7 @@ extension Comparison {
         }
         try flush()
         let problems = try markNotApplicable(&checks, store, threshold)
+        try markFailuresStandingBefore(&checks, scopes, store, judge, threshold)
         var comparison = Comparison(scopes: scopes, threshold: threshold, checks: checks)
         comparison.shownResultProblems = problems
         return comparison

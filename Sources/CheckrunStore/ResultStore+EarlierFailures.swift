@@ -42,8 +42,22 @@ extension ResultStore {
     /// `release` up to and including `build`, failed: a skip or block there stands in front of
     /// the failure. (A failure on another OS version is counted by that OS version's own row.)
     package func placesWithStandingFailures(release: String, through build: String, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
+        try placesWithStandingFailures(release: release, among: try buildList(release: release, through: build), countFailures: countFailures)
+    }
+
+    /// The same places in the builds of `release` before `build`: the failures a report of
+    /// `build` alone carries into it where that build did not test again. None when `build` is
+    /// the release's first (or not in it).
+    package func placesWithStandingFailures(release: String, before build: String, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
+        let ordered = try builds(release: release)
+        guard let position = ordered.firstIndex(of: build), position > 0 else { return [] }
+        let earlier = JSONWriter.compact(.array(ordered[..<position].map { JSONNode(.string($0)) }))
+        return try placesWithStandingFailures(release: release, among: .text(earlier), countFailures: countFailures)
+    }
+
+    private func placesWithStandingFailures(release: String, among builds: SQLValue, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
         var places: Set<TestedOn.Place> = []
-        let values: [SQLValue] = [.text(release), .null, try buildList(release: release, through: build), countFailures.list]
+        let values: [SQLValue] = [.text(release), .null, builds, countFailures.list]
         try database.forEach(latestResultStatement(among: .passedOrFailed), values) { row in
             guard let result = Self.readResult(row), result.verdict != .pass else { return }
             places.insert(TestedOn.Place(check: result.check, device: row.string(14) ?? "", osVersion: row.string(19) ?? ""))

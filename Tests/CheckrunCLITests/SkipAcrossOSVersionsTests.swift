@@ -82,6 +82,21 @@ import Testing
         #expect(fixed.stdout.contains("311 → 313: fixed"), "\(fixed.stdout)")
     }
 
+    /// The failure that stands may be in a build the comparison does not read: `--builds 311,312`
+    /// skips 310, and `--builds 310,312` skips 311, yet `report --build 312` carries 17.5's failure.
+    @Test func aFailureInABuildNotComparedStillStands() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "312", os: "18.2", ["--expected", "1=pass"])
+        let compared = try helper.checkrun(["compare", "--release", "2.4", "--builds", "311,312"], in: folder)
+        #expect(compared.stdout.contains("311 → 312: changed") && !compared.stdout.contains("fixed"), "\(compared.stdout)")
+        let skipping = try helper.checkrun(["compare", "--release", "2.4", "--builds", "310,312"], in: folder)
+        #expect(skipping.stdout.contains("310 → 312: changed") && !skipping.stdout.contains("fixed"), "\(skipping.stdout)")
+        #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 3)
+    }
+
     /// 18.2's failure stands; a skip then a pass on 17.5 is not "fixed".
     @Test func aPassOnAnotherOSVersionAfterASkipIsNotCalledFixed() throws {
         let folder = try TemporaryFolder()
