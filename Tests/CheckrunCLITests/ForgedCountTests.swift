@@ -11,6 +11,9 @@ import Testing
     static let forgeries: [(from: String, to: String, named: String)] = [
         ("\"value\": 10,", "\"value\": 3,", "expected outcome 1 is pass, but hits 3 against at least 10 of 10 is a fail"),
         ("\"hits\": {", "\"misses\": {", "it counts misses, which the check does not have"),
+        ("\"value\": null,", "\"value\": 7,", "expected outcome 2 holds the count 7, but it counts nothing"),
+        ("\"outcomes\": [", "\"outcomes\": [{\"verdict\": \"pass\", \"value\": null, \"note\": null, \"answeredAt\": 1},",
+         "it answers expected outcome 3, which the check does not have"),
     ]
 
     @Test(arguments: forgeries)
@@ -28,8 +31,7 @@ import Testing
         try ForgedValueTests.forge(folder.path("ana.sqlite"), replacing: forgery.from, with: forgery.to)
         #expect(try Self.firstPayload(folder.path("ana.sqlite")) != payload)
         let raw = try Database(path: folder.path("ana.sqlite"))
-        try raw.execute(forgery.from.contains("value") ? "UPDATE counter_values SET value = 3; UPDATE outcome_answers SET value = 3 WHERE value = 10"
-                                                        : "UPDATE counter_values SET counter = 'misses'")
+        try raw.execute(Self.matchingTables[forgery.to] ?? "")
         raw.close()
 
         let verified = try checkrun(["verify", "--db", "ana.sqlite"])
@@ -41,6 +43,15 @@ import Testing
                 "\(merged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")), "nothing was written")
     }
+
+    /// The tables made to say what each forged record says.
+    static let matchingTables: [String: String] = [
+        "\"value\": 3,": "UPDATE counter_values SET value = 3; UPDATE outcome_answers SET value = 3 WHERE value = 10",
+        "\"misses\": {": "UPDATE counter_values SET counter = 'misses'",
+        "\"value\": 7,": "UPDATE outcome_answers SET value = 7 WHERE value IS NULL",
+        "\"outcomes\": [{\"verdict\": \"pass\", \"value\": null, \"note\": null, \"answeredAt\": 1},":
+            "UPDATE outcome_answers SET position = position + 10; UPDATE outcome_answers SET position = position - 9; INSERT INTO outcome_answers SELECT id, 0, 'pass', NULL, NULL, 1 FROM results",
+    ]
 
     static func firstPayload(_ path: String) throws -> String? {
         let raw = try Database(path: path)

@@ -15,6 +15,14 @@ extension Judgement {
         if result.verdict == .pass, !overCeiling.isEmpty, !check.expected.isEmpty {
             found.append("the verdict is pass, but \(overCeiling.joined(separator: " and ")) is above its ceiling")
         }
+        // Every walk, `record` and `amend` answers the outcomes of the version it names, and
+        // only a counted outcome holds a number.
+        for (index, answer) in result.outcomes.enumerated() where answer != nil && index >= check.expected.count {
+            found.append("it answers expected outcome \(index + 1), which the check does not have")
+        }
+        for (index, outcome) in check.expected.enumerated() where outcome.target == nil && index < result.outcomes.count {
+            if let value = result.outcomes[index]?.value { found.append("expected outcome \(index + 1) holds the count \(value), but it counts nothing") }
+        }
         let known = Set(check.counters.map(\.id) + check.expected.compactMap { $0.target?.counter })
         for name in result.counters.keys.sorted() where !known.contains(name) {
             found.append("it counts \(DisplayText.preview(name, limit: 40)), which the check does not have")
