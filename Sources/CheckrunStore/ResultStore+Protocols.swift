@@ -28,13 +28,11 @@ extension ResultStore {
         }
     }
 
-    /// Keeps versions that arrive with a merge, after checking each is the text its hash names.
-    func keep(_ versions: [ProtocolVersion], source: String) throws {
+    /// Keeps versions that arrive with a merge, each checked by the merge's first pass (the
+    /// text its hash names, filed under its own id: `keptTextProblem`).
+    func keep(_ versions: [ProtocolVersion]) throws {
         keptVersions.removeAll()
         for version in versions {
-            guard SHA256.hex(version.content) == version.hash else {
-                throw MergeConflict(description: "\(source): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
-            }
             try database.run("INSERT INTO protocol_versions (hash, protocol_id, content) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
                              [.text(version.hash), .text(version.protocolID), .text(version.content)])
         }
@@ -80,13 +78,20 @@ extension ResultStore {
     /// Refuses a kept protocol text that is not the text its hash names: edited, it could map a
     /// failed check to other criteria, or none, in a report made from the database alone.
     static func requireUnchanged(_ content: String, hash: String, protocolID: String) throws(StoreError) {
-        guard SHA256.hex(content) != hash else { return }
-        throw StoreError(keptTextChanged(protocolID: protocolID, hash: hash) + ", so it is not used; `checkrun verify` names everything else that was")
+        guard let problem = keptTextProblem(content, hash: hash, protocolID: protocolID) else { return }
+        throw StoreError(problem + ", so it is not used; `checkrun verify` names everything else that was")
     }
 
-    /// Said of a kept protocol text whose hash no longer matches it, by `verify` too.
-    static func keptTextChanged(protocolID: String, hash: String) -> String {
-        "the kept text of protocol \(DisplayText.preview(protocolID, limit: 40)) (version \(hash.prefix(12))) was changed behind checkrun's back"
+    /// What is wrong with a kept protocol text, by `verify` too: a text that is not the one its
+    /// hash names, or one filed under another protocol's id (the database alone chooses each
+    /// protocol's newest version by that id, so a report made from it would judge a check by
+    /// another protocol's text). Nil when nothing is.
+    static func keptTextProblem(_ content: String, hash: String, protocolID: String) -> String? {
+        let named = "the kept text of protocol \(DisplayText.preview(protocolID, limit: 40)) (version \(hash.prefix(12)))"
+        guard SHA256.hex(content) == hash else { return "\(named) was changed behind checkrun's back" }
+        let ownID = (try? JSONParser.parse(content))?["id"]?.stringValue
+        guard let ownID, ownID != protocolID else { return nil }
+        return "\(named) is the text of protocol \(DisplayText.preview(ownID, limit: 40)): the id it is filed under was changed behind checkrun's back"
     }
 
     /// The stored version with this hash as a library of its one protocol, read once per store;

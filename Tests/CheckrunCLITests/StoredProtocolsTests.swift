@@ -90,6 +90,27 @@ import Testing
         }
     }
 
+    /// A kept text filed under another protocol's id would be that protocol's newest version in
+    /// a report from the database alone: named by `verify`, refused by reports and `merge`.
+    @Test func aKeptTextFiledUnderAnotherIdIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
+                                  "--protocols", protocols], in: folder.path).status == 0)
+        let raw = try Database(path: folder.path("checkrun.sqlite"))
+        try raw.execute("UPDATE protocol_versions SET protocol_id = 'assistive-access'")
+        raw.close()
+        let named = "the kept text of protocol assistive-access (version "
+        let filed = "is the text of protocol tiny-target: the id it is filed under was changed behind checkrun's back"
+        let verified = try Checkrun.run(["verify"], in: folder.path)
+        #expect(verified.status == 1 && verified.stdout.contains(named) && verified.stdout.contains(filed), "\(verified.stdout)")
+        let reported = try Checkrun.run(["report", "--release", "2.4"], in: folder.path)
+        #expect(reported.status == 1 && reported.stdout.isEmpty && reported.stderr.contains(filed), "\(reported.stderr)")
+        let merged = try Checkrun.run(["merge", "checkrun.sqlite", "--db", "team.sqlite"], in: folder.path)
+        #expect(merged.status == 1 && merged.stderr.contains(filed) && merged.stderr.contains("nothing was merged"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
+    }
+
     /// A kept text that no longer passes lint was changed behind checkrun's back: said so, not
     /// "no such folder".
     @Test func aKeptTextThatFailsLintIsNamedAsChanged() throws {

@@ -59,8 +59,9 @@ extension ResultStore {
         var versions: [(String, [ProtocolVersion])] = []
         for source in sources {
             let kept = try source.protocolVersions()
-            for version in kept where SHA256.hex(version.content) != version.hash {
-                throw MergeConflict(description: "\(source.name): the protocol version \(version.hash.prefix(12)) of \(version.protocolID) does not match its hash; nothing was merged")
+            for version in kept {
+                guard let problem = Self.keptTextProblem(version.content, hash: version.hash, protocolID: version.protocolID) else { continue }
+                throw MergeConflict(description: "\(source.name): \(problem); nothing was merged")
             }
             for version in kept where database.engine == .postgresql && (version.content.utf8.contains(0) || version.protocolID.utf8.contains(0)) {
                 throw MergeConflict(description: "\(source.name): the kept text of protocol \(DisplayText.preview(version.protocolID, limit: 60)) (version \(version.hash.prefix(12))) holds a NUL character (a zero byte), which PostgreSQL cannot keep; nothing was merged")
@@ -103,7 +104,7 @@ extension ResultStore {
             summary.attachmentsAdded = try writeAttachments(of: source)
             var seen = 0
             try database.batches(every: batchSeconds) { boundary in
-                if index == 0 { for (name, kept) in versions { try keep(kept, source: name) } }
+                if index == 0 { for (_, kept) in versions { try keep(kept) } }
                 try source.forEachEntry { entry in
                     try requireUnchanged(entry, source: source.name)
                     try mergeEntry(entry, source: source.name, into: &summary)

@@ -76,8 +76,8 @@ extension ResultStore {
         whole.merge(try rehashedNow(Set(verified.namedAttachments.map(\.hash)).subtracting(whole.keys).subtracting(files.changed))) { first, _ in first }
         report.problems += Self.missingAttachments(verified.namedAttachments, stored: whole)
         try forEachProtocolVersion { version in
-            if SHA256.hex(version.content) != version.hash {
-                report.fileProblems.append(Self.keptTextChanged(protocolID: version.protocolID, hash: version.hash))
+            if let problem = Self.keptTextProblem(version.content, hash: version.hash, protocolID: version.protocolID) {
+                report.fileProblems.append(problem)
             }
         }
         report.problems += files.deletedSessions
