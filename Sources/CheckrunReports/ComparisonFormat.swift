@@ -49,20 +49,29 @@ enum ComparisonRenderer {
     /// Plain text, for a terminal or a file read on one: every line is neutralised as it is
     /// joined, the heading's build labels as much as the rest, so no label can act on the
     /// terminal or begin a line of its own.
+    /// Written line by line into one string: at a million results the comparison is some
+    /// 300,000 lines, and a list of them, neutralised, then joined, held three copies at once.
     static func text(_ comparison: Comparison) -> String {
-        var lines = [heading(comparison), ""]
+        var text = ""
+        func line(_ words: String) {
+            text += DisplayText.neutralised(words)
+            text += "\n"
+        }
+        line(heading(comparison))
+        line("")
         for check in comparison.checks {
-            lines.append(check.label + (check.removed ? " (no longer in the protocols)" : ""))
+            line(check.label + (check.removed ? " (no longer in the protocols)" : ""))
             for (index, figures) in check.builds.enumerated() {
-                lines.append("  \(comparison.labels[index]): \(self.figures(figures, inWords: true))")
+                line("  \(comparison.labels[index]): \(self.figures(figures, inWords: true))")
             }
             for change in check.changes {
-                lines.append("  " + ReportPhrases.change(change, comparison.labels, inWords: true))
+                line("  " + ReportPhrases.change(change, comparison.labels, inWords: true))
             }
         }
-        if comparison.checks.isEmpty { lines.append("No results in these builds.") }
-        lines += ["", footer(comparison)]
-        return lines.map(DisplayText.neutralised).joined(separator: "\n") + "\n"
+        if comparison.checks.isEmpty { line("No results in these builds.") }
+        line("")
+        line(footer(comparison))
+        return text
     }
 
     static func markdown(_ comparison: Comparison) -> String {
