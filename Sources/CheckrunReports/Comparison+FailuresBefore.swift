@@ -2,16 +2,25 @@ import CheckrunModel
 import CheckrunStore
 
 extension Comparison {
-    /// A pass after a failure is "fixed" only where no failure stands on an OS version the pass
-    /// did not test, in any build of its release before it, compared or not: `compare --builds
-    /// 311,312` does not read 310, yet `report --build 312` carries 310's failure on iOS 17.5
-    /// into it. `changes` reads the builds compared; the store is asked, once per build, only
-    /// where a change reads "fixed" and a build of its release before it is not compared, so a
-    /// comparison of every build (the default, and a report's history) pays nothing for it.
+    /// A pass after a failure or a block is "fixed" or "unblocked" only where no failure stands
+    /// on an OS version the pass did not test, in the builds of its release before it, as
+    /// `report --build` carries them: `compare --builds 311,312` does not read 310, yet a
+    /// report of 312 carries 310's failure on iOS 17.5 into it; and `--builds 310,312` must
+    /// not hold 310's failure on 17.5 against 312 when 311 fixed it. `changes` reads only the
+    /// builds compared, which is the whole story when they are every build of one release
+    /// before this one, in order (the default, and a report's history): then the store is not
+    /// asked. Otherwise it is asked, once per such build, where a pass follows a failure or a
+    /// block, and its answer replaces what the compared builds alone would say.
     static func markFailuresStandingBefore(_ checks: inout [CheckComparison], _ scopes: [ResultStore.BuildScope], _ store: ResultStore,
                                            _ judge: CountFailureJudge, _ threshold: Double) throws {
-        guard checks.contains(where: { $0.changes.contains { $0.verdictChange == .fixed } }) else { return }
-        let uncompared = try scopesAfterBuildsNotCompared(scopes, store)
+        let passesAfterFailures = checks.indices.map { index in
+            checks[index].changes.map(\.to).filter { to in
+                guard to > 0, let before = checks[index].builds[to - 1], let after = checks[index].builds[to] else { return false }
+                return [.fixed, .unblocked].contains(verdictChange(before.verdict, after.verdict))
+            }
+        }
+        guard passesAfterFailures.contains(where: { !$0.isEmpty }) else { return }
+        let uncompared = try scopesNotAfterEveryBuildBefore(scopes, store)
         guard !uncompared.isEmpty else { return }
         var standingBefore: [Int: [DevicePlace: Set<String>]] = [:]
         func osVersions(standingBefore scope: Int, _ place: DevicePlace) throws -> Set<String> {
@@ -23,24 +32,25 @@ extension Comparison {
             return found[place] ?? []
         }
         for index in checks.indices {
-            let fixes = checks[index].changes.filter { $0.verdictChange == .fixed && uncompared.contains($0.to) }.map(\.to)
-            guard !fixes.isEmpty else { continue }
+            let asked = passesAfterFailures[index].filter(uncompared.contains)
+            guard !asked.isEmpty else { continue }
             let place = DevicePlace(check: checks[index].check, device: checks[index].device)
-            for scope in fixes { checks[index].builds[scope]?.osVersions.failedInBuildsBefore = try osVersions(standingBefore: scope, place) }
+            for scope in asked { checks[index].builds[scope]?.osVersions.failedInBuildsBefore = try osVersions(standingBefore: scope, place) }
             checks[index].changes = changes(checks[index].builds, threshold)
         }
     }
 
-    /// The compared builds that follow, in their release, a build the comparison does not read.
-    private static func scopesAfterBuildsNotCompared(_ scopes: [ResultStore.BuildScope], _ store: ResultStore) throws -> Set<Int> {
+    /// The compared builds not preceded, in the comparison, by exactly the builds of their
+    /// release before them, in build order: a build skipped, builds given out of order, or
+    /// builds of another release before them.
+    private static func scopesNotAfterEveryBuildBefore(_ scopes: [ResultStore.BuildScope], _ store: ResultStore) throws -> Set<Int> {
         var buildsOf: [String: [String]] = [:]
         var found: Set<Int> = []
         for (index, scope) in scopes.enumerated() where index > 0 {
             if buildsOf[scope.release] == nil { buildsOf[scope.release] = try store.builds(release: scope.release) }
-            let ordered = buildsOf[scope.release] ?? []
-            let before = ordered.prefix { $0 != scope.build }
-            let compared = Set(scopes[..<index].filter { $0.release == scope.release }.map(\.build))
-            if before.contains(where: { !compared.contains($0) }) { found.insert(index) }
+            let before = (buildsOf[scope.release] ?? []).prefix { $0 != scope.build }
+            let compared = scopes[..<index].map { $0.release == scope.release ? $0.build : nil }
+            if !compared.elementsEqual(before.map(Optional.some)) { found.insert(index) }
         }
         return found
     }

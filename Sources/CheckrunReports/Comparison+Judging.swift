@@ -63,12 +63,13 @@ extension Comparison {
     static func judgeVerdicts(_ before: BuildFigures, _ after: BuildFigures, standing: Set<String>, _ change: inout BuildChange) {
         change.verdictChange = verdictChange(before.verdict, after.verdict)
         // A pass made only of outcomes not applicable, or on other OS versions than a failure
-        // that stands, shows no fix: "changed", as `report` still counts a failure not tested again.
-        let standing = standing.union(after.osVersions.failedInBuildsBefore ?? [])
-        if change.verdictChange == .fixed && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
+        // that stands, shows no fix: "changed", as `report` still counts a failure not tested
+        // again. What stands is the store's answer where it was asked (builds not compared).
+        let standing = after.osVersions.failedInBuildsBefore ?? standing
+        let improved = change.verdictChange == .fixed || change.verdictChange == .unblocked
+        if improved && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
             change.verdictChange = .changed
         }
-        if change.verdictChange == .unblocked && after.notApplicable { change.verdictChange = .changed }
         if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }
         if change.verdictChange == .regressed { change.flags.append("verdict \(before.verdict.rawValue) → \(after.verdict.rawValue)") }
         noteRegressionOnAnOSVersion(before, after, &change)

@@ -91,7 +91,7 @@ package struct BuildFigures: Sendable, Equatable {
         /// not those failed only by a count judged over its ceiling (see `Comparison+Judging`).
         package var answeredFail: Set<String> = []
         /// Those whose failure stands in the builds of the release before this one, compared or
-        /// not (nil where not asked: see `markFailuresStandingBefore`).
+        /// not, as the store says (nil where not asked: see `markFailuresStandingBefore`).
         package var failedInBuildsBefore: Set<String>?
 
         /// The OS versions that passed in `before` and fail here.
@@ -179,8 +179,8 @@ extension Comparison {
             devices[row.device, default: DeviceFigures(scopes: scopes.count)].add(row)
         }
         try flush()
-        let problems = try markNotApplicable(&checks, store, threshold)
         try markFailuresStandingBefore(&checks, scopes, store, judge, threshold)
+        let problems = try markNotApplicable(&checks, store, threshold)
         var comparison = Comparison(scopes: scopes, threshold: threshold, checks: checks)
         comparison.shownResultProblems = problems
         return comparison

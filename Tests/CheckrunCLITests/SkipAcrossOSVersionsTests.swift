@@ -97,6 +97,45 @@ import Testing
         #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 3)
     }
 
+    /// What a skipped build fixed is read too: 310 failed on 17.5 and 18.1, 311 passed on 17.5,
+    /// 312 on 18.1, so `--builds 310,312` reads "fixed", as the gate on 312 passes; and builds
+    /// given out of order are not taken for every build before 312.
+    @Test func aFixInABuildNotComparedIsRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "310", os: "18.1", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        try helper.record(folder, build: "312", os: "18.1", ["--expected", "1=pass"])
+        let skipping = try helper.checkrun(["compare", "--release", "2.4", "--builds", "310,312"], in: folder)
+        #expect(skipping.stdout.contains("310 → 312: fixed"), "\(skipping.stdout)")
+        #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 0)
+
+        let other = try TemporaryFolder()
+        defer { other.remove() }
+        try helper.record(other, build: "311", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(other, build: "310", os: "18.1", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(other, build: "310", os: "17.5", ["--expected", "1=pass"])
+        try helper.record(other, build: "312", os: "18.1", ["--expected", "1=pass"])
+        let unordered = try helper.checkrun(["compare", "--release", "2.4", "--builds", "311,310,312"], in: other)
+        #expect(unordered.stdout.contains("310 → 312: changed"), "\(unordered.stdout)")
+    }
+
+    /// Blocked, then a pass on the same OS version, while another OS version's failure stands:
+    /// "changed", not "unblocked", whether the failure's build is compared or not.
+    @Test func aPassAfterABlockIsNotUnblockedWhileAFailureStands() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "18.1", ["--verdict", "blocked", "--reason", "no build"])
+        try helper.record(folder, build: "312", os: "18.1", ["--expected", "1=pass"])
+        for builds in [["--builds", "311,312"], []] {
+            let compared = try helper.checkrun(["compare", "--release", "2.4"] + builds, in: folder)
+            #expect(compared.stdout.contains("311 → 312: changed") && !compared.stdout.contains("unblocked"), "\(builds): \(compared.stdout)")
+        }
+        #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 3)
+    }
+
     /// 18.2's failure stands; a skip then a pass on 17.5 is not "fixed".
     @Test func aPassOnAnotherOSVersionAfterASkipIsNotCalledFixed() throws {
         let folder = try TemporaryFolder()
