@@ -144,6 +144,26 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("may be numbered otherwise now"), "\(refused.stderr)")
     }
 
+    /// `amend --attach N=FILE` numbers outcomes as `--expected` does: a third outcome added
+    /// since the result was answered is not one it can be attached to.
+    @Test func amendAttachesToOutcomesAsTheResultWasAnswered() throws {
+        let folder = try Self.folderWithProtocols()
+        defer { folder.remove() }
+        #expect(try Checkrun.run(["record", "--release", "1", "--build", "1", "--check", Self.check, "--expected", "1=fail", "--expected", "2=pass",
+                                  "--notes", "frame 30pt"], in: folder.path).status == 0)
+        let path = folder.path("protocols/tiny-target.json")
+        try (try String(contentsOfFile: path, encoding: .utf8)).replacingOccurrences(of: "\"\(Self.second)\"\n", with: "\"\(Self.second)\",\n\"labels are read\"\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        try Data("shot".utf8).write(to: URL(fileURLWithPath: folder.path("shot.txt")))
+        let amend = ["amend", "--release", "1", "--build", "1", "--check", Self.check, "--reason", "evidence"]
+        let refused = try Checkrun.run(amend + ["--attach", "3=shot.txt"], in: folder.path)
+        #expect(refused.status == 1 && refused.stderr.contains("--attach 3=shot.txt: the check had 2 expected outcomes when this result was answered; 3 is out of range"),
+                "\(refused.stdout)\(refused.stderr)")
+        let attached = try Checkrun.run(amend + ["--attach", "2=shot.txt"], in: folder.path)
+        #expect(attached.status == 0, "\(attached.stderr)")
+        #expect(try Checkrun.run(["verify"], in: folder.path).status == 0)
+    }
+
     /// A check renamed in the folder since it was answered goes on from the kept text: its
     /// answers are not stranded and the session is not called complete without it.
     @Test func aCheckRenamedSinceItWasAnsweredGoesOnFromTheKeptText() throws {

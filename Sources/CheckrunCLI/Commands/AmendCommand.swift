@@ -43,10 +43,10 @@ struct AmendCommand: CheckrunCommand {
         let library = try context.loadProtocols()
         let withdrawals = arguments.all(.withdraw)
         let limit = try AttachmentOptions.limit(arguments)
-        // Files to attach are read and hashed before the write lock is taken.
-        let requests = try library.check(named: name).map {
-            try AttachmentOptions.requests(arguments.all(.attach), outcomes: $0.check.expected.count, command: "amend", home: context.environment["HOME"])
-        } ?? []
+        // Files to attach are read and hashed before the write lock is taken; the outcomes they
+        // name are checked once the version the result was answered against is known.
+        let requests = try library.check(named: name) == nil ? []
+            : AttachmentOptions.requests(arguments.all(.attach), outcomes: nil, command: "amend", home: context.environment["HOME"])
         let prepared = try requests.map { try AttachmentOptions.prepare($0, limit: limit) }
         defer { prepared.forEach { $0.close() } }
         // Read, change and write inside one write transaction: two amends at once each see the
@@ -63,8 +63,9 @@ struct AmendCommand: CheckrunCommand {
             guard let current = library.check(named: name) else {
                 throw CommandFailure("no check \"\(name)\" in \(library.directory); corrections of a removed check are not possible")
             }
-            let reference = try answered(current, result, store,
-                                         correctsOutcomes: !arguments.all(.expected).isEmpty || !arguments.all(.count).isEmpty)
+            let namesOutcomes = !arguments.all(.expected).isEmpty || !arguments.all(.count).isEmpty || requests.contains { $0.outcome != nil }
+            let reference = try answered(current, result, store, correctsOutcomes: namesOutcomes)
+            try AttachmentOptions.requireOutcomes(requests, within: reference.check.expected.count)
             result = try corrected(result, by: arguments, reference: reference, reason: reason, changesEvidence: !requests.isEmpty || !withdrawals.isEmpty,
                                    at: context.now())
             // Every name is resolved against the list as it was, then removed from the end, so
@@ -135,7 +136,7 @@ struct AmendCommand: CheckrunCommand {
         guard result.protocolHash != current.document.contentHash else { return current }
         if let kept = try store.keptCheck(named: current.name, version: result.protocolHash) { return kept }
         guard !correctsOutcomes else {
-            throw CommandFailure("\(current.name) was answered against a version of its protocol that the database does not keep, so its expected outcomes may be numbered otherwise now; correct it with --verdict and --notes only, or walk the check again in a new session")
+            throw CommandFailure("\(current.name) was answered against a version of its protocol that the database does not keep, so its expected outcomes may be numbered otherwise now; correct it with --verdict, --notes and --attach FILE (to the whole check) only, or walk the check again in a new session")
         }
         return current
     }

@@ -22,15 +22,31 @@ enum AttachmentOptions {
     static let capture = OptionDefinition(.capture, .value("CMD"),
         help: "The command `a` runs to capture a screenshot, with {file} where it writes (default: $CHECKRUN_CAPTURE).")
 
+    /// Refuses an attachment to an outcome the check did not have when the result was answered
+    /// (`amend`: its outcomes are numbered as they were then, as `--expected` is).
+    static func requireOutcomes(_ requests: [Request], within outcomes: Int) throws {
+        for request in requests {
+            guard let number = request.outcome, number > outcomes else { continue }
+            let file = DisplayText.preview((request.path as NSString).lastPathComponent, limit: 60)
+            throw CommandFailure("--attach \(number)=\(file): " + outOfRange(number, outcomes: outcomes, then: true))
+        }
+    }
+
+    private static func outOfRange(_ number: Int, outcomes: Int, then: Bool) -> String {
+        let count = "\(outcomes) expected outcome\(outcomes == 1 ? "" : "s")"
+        return (then ? "the check had \(count) when this result was answered" : "the check has \(count)") + "; \(number) is out of range"
+    }
+
     /// `--attach` values: `FILE`, `N=FILE`, `FILE=TEXT`, `N=FILE=TEXT`. A path holding `=` is
-    /// read whole when that file exists.
-    static func requests(_ items: [String], outcomes: Int, command: String, home: String?) throws -> [Request] {
+    /// read whole when that file exists. `outcomes` is how many the check has; nil where that
+    /// is known only later (`amend` numbers them as the result was answered: `requireOutcomes`).
+    static func requests(_ items: [String], outcomes: Int?, command: String, home: String?) throws -> [Request] {
         try items.map { item in
             var rest = Substring(item)
             var outcome: Int?
             if let equals = rest.firstIndex(of: "="), let number = Int(rest[..<equals]), rest[..<equals].allSatisfy(\.isASCII) {
-                guard (1...max(outcomes, 1)).contains(number), number <= outcomes else {
-                    throw CommandFailure("--attach \(DisplayText.preview(item, limit: 80)): the check has \(outcomes) expected outcome\(outcomes == 1 ? "" : "s"); \(number) is out of range")
+                if number < 1 || number > outcomes ?? Int.max {
+                    throw CommandFailure("--attach \(DisplayText.preview(item, limit: 80)): " + outOfRange(number, outcomes: outcomes ?? 0, then: false))
                 }
                 outcome = number
                 rest = rest[rest.index(after: equals)...]
