@@ -90,6 +90,10 @@ package struct BuildFigures: Sendable, Equatable {
         /// Those whose latest result failed, or stands in front of a failure on that OS version:
         /// not those failed only by a count judged over its ceiling (see `Comparison+Judging`).
         package var answeredFail: Set<String> = []
+        /// Those whose latest result passed, then was skipped or blocked: the pass clears a
+        /// failure that stood there, as a report of the build counts it; no regression is read
+        /// into them.
+        package var passedThenSetAside: Set<String> = []
         /// Those whose failure stands in the builds of the release before this one, compared or
         /// not, as the store says (nil where not asked: see `markFailuresStandingBefore`).
         package var failedInBuildsBefore: Set<String>?
@@ -211,7 +215,9 @@ extension Comparison {
         var standing = figures.first.flatMap { $0?.osVersions.failed } ?? []
         for index in figures.indices.dropFirst() {
             let before = figures[index - 1], after = figures[index]
-            defer { if let after { standing = standing.subtracting(after.osVersions.passed).union(after.osVersions.failed) } }
+            defer {
+                if let after { standing = standing.subtracting(after.osVersions.passed.union(after.osVersions.passedThenSetAside)).union(after.osVersions.failed) }
+            }
             if before == nil && after == nil { continue }
             var change = BuildChange(from: index - 1, to: index, secondsDelta: nil, percentDelta: nil, counterDeltas: [:],
                                      verdictChange: .same, protocolChanged: false, flags: [])
@@ -241,8 +247,9 @@ extension Comparison {
                 if let old = before.medianCounters[name] { change.counterDeltas[name] = value - old }
             }
             // A check that got better (fixed, unblocked) is never flagged for its time or counts:
-            // no line may say both "regression" and "fixed".
-            let improved = change.verdictChange == .fixed || change.verdictChange == .unblocked
+            // no line may say both "regression" and "fixed". Nor is one whose pass reads
+            // "changed" only for a failure standing elsewhere: its time is no more comparable.
+            let improved = [.fixed, .unblocked].contains(verdictChange(before.verdict, after.verdict))
             if !change.protocolChanged && !improved {
                 if let percent = change.percentDelta, percent > threshold {
                     change.flags.append("time +" + Decimals.fixed(percent, places: 0) + "%")

@@ -15,12 +15,16 @@ extension Comparison {
         var counters: [[String: [Double]]]
         /// Per build, the latest result on each OS version.
         var latestOnOS: [[String: Latest]]
+        /// Per build, the latest result that passed or failed on each OS version: a pass set
+        /// aside afterwards still clears a failure that stood there, as reports count it.
+        var latestAnsweredOnOS: [[String: (verdict: Verdict, at: Double)]]
         var counts: [Int]
 
         init(scopes: Int) {
             times = Array(repeating: [], count: scopes)
             counters = Array(repeating: [:], count: scopes)
             latestOnOS = Array(repeating: [:], count: scopes)
+            latestAnsweredOnOS = Array(repeating: [:], count: scopes)
             counts = Array(repeating: 0, count: scopes)
         }
 
@@ -32,6 +36,9 @@ extension Comparison {
             if (latestOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
                 let setAside = row.verdict == .skipped || row.verdict == .blocked
                 latestOnOS[row.scope][row.osVersion] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
+            }
+            if row.verdict == .pass || row.verdict == .fail, (latestAnsweredOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
+                latestAnsweredOnOS[row.scope][row.osVersion] = (row.verdict, row.answeredAt)
             }
         }
 
@@ -58,7 +65,10 @@ extension Comparison {
             let tested = Set(latestOnOS[scope].keys)
             let failed = Set(latestOnOS[scope].filter { $0.value.verdict == .fail }.keys)
             let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
-            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed, answeredFail: failed)
+            // Set aside after a pass (and not counted failed by what stands behind it).
+            let setAsideAfterAPass = latestOnOS[scope].filter { [.skipped, .blocked].contains($0.value.verdict) && latestAnsweredOnOS[scope][$0.key]?.verdict == .pass }
+            return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed, answeredFail: failed,
+                                           passedThenSetAside: Set(setAsideAfterAPass.keys))
         }
 
         /// The result that stands for the device in a build: the newest failure among the OS

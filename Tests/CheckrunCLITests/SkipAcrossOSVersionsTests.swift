@@ -136,6 +136,36 @@ import Testing
         #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 3)
     }
 
+    /// A pass then a skip on 17.5 in 311 clears 310's failure there, as the report of 312
+    /// counts it: 18.2's fix in 312 is "fixed", comparing every build or only the last two.
+    @Test func aPassSetAsideAfterwardsStillClearsTheFailureBeforeIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        try helper.record(folder, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "312", os: "18.2", ["--expected", "1=pass"])
+        #expect(try helper.checkrun(["report", "--release", "2.4", "--build", "312", "--fail-on-failure"], in: folder).status == 0)
+        for builds in [[], ["--builds", "311,312"]] {
+            let compared = try helper.checkrun(["compare", "--release", "2.4"] + builds, in: folder)
+            #expect(compared.stdout.contains("311 → 312: fixed"), "\(builds): \(compared.stdout)")
+        }
+    }
+
+    /// A pass after a block reads "changed" while another OS version's failure stands, but its
+    /// time is no more comparable with the blocked attempt's than an "unblocked" one's: not
+    /// flagged, and the gate passes as it did.
+    @Test func aPassAfterABlockBesideAStandingFailureIsNotFlaggedForItsTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "309", os: "17.5", ["--expected", "1=fail", "--notes", "overlap", "--seconds", "10"])
+        try helper.record(folder, build: "310", os: "18.2", ["--verdict", "blocked", "--reason", "no build", "--seconds", "10"])
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=pass", "--seconds", "30"])
+        let gate = try helper.checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(gate.status == 0 && gate.stdout.contains("310 → 311: changed") && !gate.stdout.contains("REGRESSION"), "\(gate.stdout)")
+    }
+
     /// 18.2's failure stands; a skip then a pass on 17.5 is not "fixed".
     @Test func aPassOnAnotherOSVersionAfterASkipIsNotCalledFixed() throws {
         let folder = try TemporaryFolder()
