@@ -47,10 +47,10 @@ enum ComparisonRenderer {
     }
 
     /// Plain text, for a terminal or a file read on one: every line is neutralised as it is
-    /// joined, the heading's build labels as much as the rest, so no label can act on the
-    /// terminal or begin a line of its own.
-    /// Written line by line into one string: at a million results the comparison is some
-    /// 300,000 lines, and a list of them, neutralised, then joined, held three copies at once.
+    /// written, the heading's build labels as much as the rest, so no label can act on the
+    /// terminal or begin a line of its own. Written line by line into one string: at a million
+    /// results the comparison is some 300,000 lines, and a list of them, neutralised, then
+    /// joined, held three copies at once.
     static func text(_ comparison: Comparison) -> String {
         var text = ""
         func line(_ words: String) {

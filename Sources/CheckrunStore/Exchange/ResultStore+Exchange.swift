@@ -56,7 +56,7 @@ extension ResultStore {
         // is written; the second pass writes only exactly what the first pass checked.
         try database.execute(database.engine == .sqlite ? Self.mergeTables : PostgresStatements.mergeTables)
         defer { try? database.execute(database.engine == .sqlite ? Self.dropMergeTables : PostgresStatements.dropMergeTables) }
-        var versions: [(String, [ProtocolVersion])] = []
+        var versions: [[ProtocolVersion]] = []
         for source in sources {
             let kept = try source.protocolVersions()
             for version in kept {
@@ -80,7 +80,7 @@ extension ResultStore {
             if let first = problems.first {
                 throw MergeConflict(description: "\(source.name) fails verification (\(first)\(problems.count > 1 ? ", and \(problems.count - 1) more" : "")); verify, with --db naming it, lists every problem; nothing was merged")
             }
-            versions.append((source.name, kept))
+            versions.append(kept)
             try checkAttachments(of: source)
         }
         try requireNamedAttachments()
@@ -94,7 +94,7 @@ extension ResultStore {
 
     /// The second pass: whole sessions in batches, each record exactly as the first pass saw it.
     private func writeMerge(
-        _ sources: [any SessionSource], versions: [(String, [ProtocolVersion])], batchSeconds: TimeInterval, progress: ((MergeProgress) -> Void)?
+        _ sources: [any SessionSource], versions: [[ProtocolVersion]], batchSeconds: TimeInterval, progress: ((MergeProgress) -> Void)?
     ) throws -> [MergeSummary] {
         var summaries: [MergeSummary] = []
         for (index, source) in sources.enumerated() {
@@ -104,7 +104,7 @@ extension ResultStore {
             summary.attachmentsAdded = try writeAttachments(of: source)
             var seen = 0
             try database.batches(every: batchSeconds) { boundary in
-                if index == 0 { for (_, kept) in versions { try keep(kept) } }
+                if index == 0 { for kept in versions { try keep(kept) } }
                 try source.forEachEntry { entry in
                     try requireUnchanged(entry, source: source.name)
                     try mergeEntry(entry, source: source.name, into: &summary)
