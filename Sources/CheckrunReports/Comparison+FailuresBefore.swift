@@ -16,7 +16,7 @@ extension Comparison {
         let passesAfterFailures = checks.indices.map { index in
             checks[index].changes.map(\.to).filter { to in
                 guard to > 0, let before = checks[index].builds[to - 1], let after = checks[index].builds[to] else { return false }
-                return [.fixed, .unblocked].contains(verdictChange(before.verdict, after.verdict))
+                return isImprovement(before.verdict, after.verdict)
             }
         }
         guard passesAfterFailures.contains(where: { !$0.isEmpty }) else { return }

@@ -66,8 +66,7 @@ extension Comparison {
         // that stands, shows no fix: "changed", as `report` still counts a failure not tested
         // again. What stands is the store's answer where it was asked (builds not compared).
         let standing = after.osVersions.failedInBuildsBefore ?? standing
-        let improved = change.verdictChange == .fixed || change.verdictChange == .unblocked
-        if improved && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
+        if isImprovement(before.verdict, after.verdict) && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
             change.verdictChange = .changed
         }
         if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }

@@ -249,8 +249,7 @@ extension Comparison {
             // A check that got better (fixed, unblocked) is never flagged for its time or counts:
             // no line may say both "regression" and "fixed". Nor is one whose pass reads
             // "changed" only for a failure standing elsewhere: its time is no more comparable.
-            let improved = [.fixed, .unblocked].contains(verdictChange(before.verdict, after.verdict))
-            if !change.protocolChanged && !improved {
+            if !change.protocolChanged && !isImprovement(before.verdict, after.verdict) {
                 if let percent = change.percentDelta, percent > threshold {
                     change.flags.append("time +" + Decimals.fixed(percent, places: 0) + "%")
                 }
@@ -270,6 +269,12 @@ extension Comparison {
     static func measuresAlike(_ a: Check, _ b: Check) -> Bool {
         a.profile == b.profile && a.technology == b.technology && a.task == b.task && a.expected == b.expected
             && a.counters == b.counters && a.timeLimit == b.timeLimit
+    }
+
+    /// A pass after a failure or a block, whatever words the step ends with ("fixed",
+    /// "unblocked", or "changed" for a failure standing elsewhere).
+    static func isImprovement(_ before: Verdict, _ after: Verdict) -> Bool {
+        [.fixed, .unblocked].contains(verdictChange(before, after))
     }
 
     static func verdictChange(_ before: Verdict, _ after: Verdict) -> VerdictChange {

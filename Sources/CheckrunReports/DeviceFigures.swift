@@ -34,7 +34,7 @@ extension Comparison {
             for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
             // The attempt answered last is the latest, as in a report (amendments aside).
             if (latestOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
-                let setAside = row.verdict == .skipped || row.verdict == .blocked
+                let setAside = row.verdict.isSetAside
                 latestOnOS[row.scope][row.osVersion] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
             }
             if row.verdict == .pass || row.verdict == .fail, (latestAnsweredOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
@@ -49,10 +49,9 @@ extension Comparison {
         /// gate. A failure on another OS version is that OS version's own, as in a report: read
         /// into this skip, a skip after a pass was a "regression" no answer showed.
         mutating func countFailuresBehindSetAside(check: String, device: String, _ standing: StandingFailures) throws {
-            let setAside = { (latest: Latest) in latest.verdict == .skipped || latest.verdict == .blocked }
-            for index in latestOnOS.indices where latestOnOS[index].values.contains(where: setAside) {
+            for index in latestOnOS.indices where latestOnOS[index].values.contains(where: \.verdict.isSetAside) {
                 let places = try standing.places(inScope: index)
-                for (osVersion, latest) in latestOnOS[index] where setAside(latest) {
+                for (osVersion, latest) in latestOnOS[index] where latest.verdict.isSetAside {
                     guard places.contains(TestedOn.Place(check: check, device: device, osVersion: osVersion)) else { continue }
                     latestOnOS[index][osVersion] = (.fail, latest.hash, latest.at, latest.row, [:])
                 }
@@ -66,7 +65,7 @@ extension Comparison {
             let failed = Set(latestOnOS[scope].filter { $0.value.verdict == .fail }.keys)
             let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
             // Set aside after a pass (and not counted failed by what stands behind it).
-            let setAsideAfterAPass = latestOnOS[scope].filter { [.skipped, .blocked].contains($0.value.verdict) && latestAnsweredOnOS[scope][$0.key]?.verdict == .pass }
+            let setAsideAfterAPass = latestOnOS[scope].filter { $0.value.verdict.isSetAside && latestAnsweredOnOS[scope][$0.key]?.verdict == .pass }
             return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed, answeredFail: failed,
                                            passedThenSetAside: Set(setAsideAfterAPass.keys))
         }

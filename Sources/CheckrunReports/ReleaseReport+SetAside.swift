@@ -10,7 +10,7 @@ extension ReleaseReport {
         guard let check else { return }
         for index in results.indices where results[index].failedEarlier == nil {
             let result = results[index].result
-            guard result.verdict == .skipped || result.verdict == .blocked,
+            guard result.verdict?.isSetAside == true,
                   !result.failures(against: results[index].answeredCheck ?? check).isEmpty else { continue }
             results[index].failedEarlier = ReportedResult.EarlierFailure(build: results[index].build, attempt: result.attempt, notes: result.notes,
                                                                          isThisResult: true)

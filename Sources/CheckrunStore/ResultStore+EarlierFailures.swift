@@ -19,16 +19,16 @@ extension ResultStore {
     /// the newest build must fail as the whole release's report does: a pass on iOS 18.2 in
     /// build 311 says nothing of the failure on 17.5 in 310. Passes of earlier builds are not
     /// added: they are no evidence for this build.
-    func carryEarlierFailures(into latest: inout [ReportedResult], release: String, through earlier: String, countFailures: () throws -> CountFailures,
+    func carryEarlierFailures(into latest: inout [ReportedResult], release: String, through earlier: SQLValue, countFailures: () throws -> CountFailures,
                               buildOrder: [String]) throws {
         let tested = Set(latest.map(\.place))
         var untested: [ReportedResult] = []
-        let values: [SQLValue] = [.text(release), .null, .text(earlier)]
+        let values: [SQLValue] = [.text(release), .null, earlier]
         try database.forEach(latestResultStatement(among: .finished), values) { row in
             if let reported = Self.readReported(row), !tested.contains(reported.place) { untested.append(reported) }
         }
         // A skip holding its own failure (a count over its ceiling) is carried as a failure too.
-        if untested.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
+        if untested.contains(where: { $0.result.verdict?.isSetAside == true }) {
             try noteEarlierFailures(of: &untested, values + [try countFailures().list], buildOrder: buildOrder, shownBeside: tested)
         }
         let carried = untested.filter { $0.standing == .fail }
@@ -51,8 +51,7 @@ extension ResultStore {
     package func placesWithStandingFailures(release: String, before build: String, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
         let ordered = try builds(release: release)
         guard let position = ordered.firstIndex(of: build), position > 0 else { return [] }
-        let earlier = JSONWriter.compact(.array(ordered[..<position].map { JSONNode(.string($0)) }))
-        return try placesWithStandingFailures(release: release, among: .text(earlier), countFailures: countFailures)
+        return try placesWithStandingFailures(release: release, among: .textList(ordered[..<position]), countFailures: countFailures)
     }
 
     private func placesWithStandingFailures(release: String, among builds: SQLValue, countFailures: CountFailures) throws -> Set<TestedOn.Place> {
@@ -92,7 +91,7 @@ extension ResultStore {
             newestFailureOnDevice[device] = found
         }
         let shownPlaces = Set(latest.map(\.place)).union(shownBeside)
-        for position in latest.indices where latest[position].result.verdict == .skipped || latest[position].result.verdict == .blocked {
+        for position in latest.indices where latest[position].result.verdict?.isSetAside == true {
             let shown = latest[position]
             let device = TestedOn.Place(check: shown.result.check, device: shown.device, osVersion: "")
             let onThisOS = samePlace[shown.place].flatMap { $0.result.verdict == .pass ? nil : $0 }

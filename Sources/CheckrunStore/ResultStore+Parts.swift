@@ -39,7 +39,7 @@ extension ResultStore {
     /// cited verification reads and compares them (see `VerificationDepth.cited`). The places
     /// whose outcomes were read are returned.
     func loadOutcomesOfSetAside(_ results: inout [CheckResult]) throws -> Set<Int> {
-        let places = results.indices.filter { results[$0].verdict == .skipped || results[$0].verdict == .blocked }
+        let places = results.indices.filter { results[$0].verdict?.isSetAside == true }
         guard !places.isEmpty else { return [] }
         var setAside = places.map { results[$0] }
         try loadOutcomes(of: &setAside, ids: [.idList(setAside.map(\.id))])

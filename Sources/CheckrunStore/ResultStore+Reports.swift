@@ -221,25 +221,25 @@ extension ResultStore {
         // gather it, then load every part in a query per table instead of one per result.
         var latest: [ReportedResult] = []
         let ordered = try builds(release: release)
-        let ranks = JSONWriter.compact(.array(ordered.map { JSONNode(.string($0)) }))
+        let ranks = SQLValue.textList(ordered)
         // One snapshot for the choice, the parts and the records they are compared with.
         try database.beginSnapshot()
         var results: [CheckResult] = []
         let problems: [VerificationProblem]
         do {
-            try database.forEach(latestResultStatement(among: .finished), [.text(release), SQLValue(build), .text(ranks)]) { row in
+            try database.forEach(latestResultStatement(among: .finished), [.text(release), SQLValue(build), ranks]) { row in
                 if let reported = Self.readReported(row) { latest.append(reported) }
             }
             // Every build up to the one reported on: a failure in an earlier build stands
             // behind a skip in this one, and where this one did not test at all.
-            let earlier = JSONWriter.compact(.array(BuildOrder.through(build, in: ordered).map { JSONNode(.string($0)) }))
+            let earlier = SQLValue.textList(BuildOrder.through(build, in: ordered))
             // Carried first: a skip beside a failure the report shows on a row of its own,
             // carried from an earlier build too, does not count that failure again.
             if build != nil {
                 try carryEarlierFailures(into: &latest, release: release, through: earlier, countFailures: countFailures, buildOrder: ordered)
             }
-            if latest.contains(where: { $0.result.verdict == .skipped || $0.result.verdict == .blocked }) {
-                try noteEarlierFailures(of: &latest, [.text(release), .null, .text(earlier), try countFailures().list], buildOrder: ordered)
+            if latest.contains(where: { $0.result.verdict?.isSetAside == true }) {
+                try noteEarlierFailures(of: &latest, [.text(release), .null, earlier, try countFailures().list], buildOrder: ordered)
             }
             results = latest.map(\.result)
             try loadParts(of: &results)

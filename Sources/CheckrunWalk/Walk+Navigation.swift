@@ -91,7 +91,7 @@ extension Walk {
         }
         var target = position[here - 1]
         let previous = results[target.0]
-        if target.0 != index, previous.verdict == .skipped || previous.verdict == .blocked {
+        if target.0 != index, previous.verdict?.isSetAside == true {
             results[target.0].verdict = nil
             results[target.0].blockedReason = nil
             revisit = nil
@@ -137,7 +137,7 @@ extension Walk {
     mutating func conclude(_ index: Int, date: Date) -> [WalkEvent] {
         let check = plan[index].check
         let derived = results[index].derivedVerdict(against: check)
-        let settingAside = derived == .skipped || derived == .blocked
+        let settingAside = derived.isSetAside
         // What the check held before: as it was when the tester went back into it, or as saved
         // (a check resumed with its timing unfinished still holds its verdict).
         let before = reopened[index] ?? results[index]

@@ -87,7 +87,7 @@ package struct Walk: Sendable {
     /// check's overall verdict is an answer, so a verdict alone does not mean done.)
     package func isDone(_ index: Int) -> Bool {
         let result = results[index]
-        if result.verdict == .blocked || result.verdict == .skipped { return true }
+        if result.verdict?.isSetAside == true { return true }
         let check = plan[index].check
         return result.verdict != nil && WalkStep.steps(for: check).allSatisfy { result.isAnswered($0, check) }
     }

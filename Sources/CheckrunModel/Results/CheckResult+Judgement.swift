@@ -22,7 +22,7 @@ extension CheckResult {
     /// A draft check with no expected outcomes keeps the verdict the tester gave it, but for a
     /// pass beside a count over its ceiling, which fails as it does in every other check.
     package func derivedVerdict(against check: Check) -> Verdict {
-        if let verdict, verdict == .blocked || verdict == .skipped { return verdict }
+        if let verdict, verdict.isSetAside { return verdict }
         if let verdict, check.expected.isEmpty, verdict == .fail || failures(against: check).isEmpty { return verdict }
         return failures(against: check).isEmpty ? .pass : .fail
     }
@@ -43,7 +43,7 @@ extension CheckResult {
     /// Whether a skipped or blocked result holds a failure (an outcome answered fail, a count
     /// over its ceiling) the tester saw before setting the check aside: it counts as failed.
     package func failedBeforeSetAside(_ check: Check) -> Bool {
-        (verdict == .skipped || verdict == .blocked) && !failures(against: check).isEmpty
+        verdict?.isSetAside == true && !failures(against: check).isEmpty
     }
 
     /// What `record` and `amend` say after the verdict they saved, where reports count the

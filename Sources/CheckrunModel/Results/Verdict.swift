@@ -2,6 +2,9 @@
 package enum Verdict: String, Sendable, CaseIterable, Codable {
     case pass, fail, blocked, skipped
 
+    /// Skipped or blocked: no answer on the app either way, so a failure before it stands.
+    package var isSetAside: Bool { self == .skipped || self == .blocked }
+
     /// "passed", "failed", "blocked", "skipped": how a count of results reads.
     package var pastTense: String {
         switch self {

@@ -22,6 +22,11 @@ package enum SQLValue: Sendable, Equatable {
     static func idList<Ids: Sequence>(_ ids: Ids) -> SQLValue where Ids.Element == UUID {
         .text("[" + ids.map { "\"\($0.storageText)\"" }.joined(separator: ",") + "]")
     }
+
+    /// Texts (build labels) as the statements take a list of them: a JSON list, in the order given.
+    static func textList<Texts: Sequence>(_ texts: Texts) -> SQLValue where Texts.Element == String {
+        .text(JSONWriter.compact(.array(texts.map { JSONNode(.string($0)) })))
+    }
 }
 
 /// One row of a query result, read by column index, from either engine.

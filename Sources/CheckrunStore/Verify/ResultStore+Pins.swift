@@ -29,8 +29,7 @@ extension ResultStore {
     /// `build` and the builds of `release` before it, as a JSON list to bind; NULL for the whole release.
     func buildList(release: String, through build: String?) throws -> SQLValue {
         guard let build else { return .null }
-        let builds = BuildOrder.through(build, in: try builds(release: release))
-        return .text(JSONWriter.compact(.array(builds.map { JSONNode(.string($0)) })))
+        return .textList(BuildOrder.through(build, in: try builds(release: release)))
     }
 
     /// What a chain alone cannot show (each pin is a session's chain as a kept report printed
