@@ -10,7 +10,10 @@ extension Comparison {
     /// builds compared, which is the whole story when they are every build of one release
     /// before this one, in order (the default, and a report's history): then the store is not
     /// asked. Otherwise it is asked, once per such build, where a pass follows a failure or a
-    /// block, and its answer replaces what the compared builds alone would say.
+    /// block, and its answer replaces what the compared builds alone would say. A step from a
+    /// build of another release adds what stands in that release up to that build, as its
+    /// report counts it: `--from 2.3:400 --to 2.4:310` would otherwise call 2.3's failure on
+    /// 17.5 fixed by a pass on 18.2 alone.
     static func markFailuresStandingBefore(_ checks: inout [CheckComparison], _ scopes: [ResultStore.BuildScope], _ store: ResultStore,
                                            _ judge: CountFailureJudge, _ threshold: Double) throws {
         let passesAfterFailures = checks.indices.map { index in
@@ -35,7 +38,16 @@ extension Comparison {
             let asked = passesAfterFailures[index].filter(uncompared.contains)
             guard !asked.isEmpty else { continue }
             let place = DevicePlace(check: checks[index].check, device: checks[index].device)
-            for scope in asked { checks[index].builds[scope]?.osVersions.failedInBuildsBefore = try osVersions(standingBefore: scope, place) }
+            for scope in asked {
+                var standing = try osVersions(standingBefore: scope, place)
+                // A step across releases would call the earlier release's failure fixed, so what
+                // stands there, as its report of that build counts it, must be tested again too.
+                if scopes[scope - 1].release != scopes[scope].release, let before = checks[index].builds[scope - 1]?.osVersions {
+                    let cleared = before.passed.union(before.passedThenSetAside)
+                    standing.formUnion(try osVersions(standingBefore: scope - 1, place).subtracting(cleared).union(before.failed))
+                }
+                checks[index].builds[scope]?.osVersions.failedInBuildsBefore = standing
+            }
             checks[index].changes = changes(checks[index].builds, threshold)
         }
     }

@@ -121,6 +121,27 @@ import Testing
         #expect(unordered.stdout.contains("310 → 312: changed"), "\(unordered.stdout)")
     }
 
+    /// Across releases: 2.3 failed on 17.5 in 399 and on 18.2 in 400; 2.4's first build passed
+    /// on 18.2 alone. Nothing shows 17.5 fixed, so the step reads "changed", as it would within
+    /// a release; once 17.5 passes in 310 too, "fixed".
+    @Test func aStepAcrossReleasesIsFixedOnlyWhereTheFailureWasTestedAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func record(_ release: String, _ build: String, _ os: String, _ answer: [String]) throws {
+            let recorded = try helper.checkrun(["record", "--release", release, "--build", build, "--check", helper.check,
+                                                "--device", "iPhone 15", "--os", os] + answer, in: folder)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        try record("2.3", "399", "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try record("2.3", "400", "18.2", ["--expected", "1=fail", "--notes", "overlap"])
+        try record("2.4", "310", "18.2", ["--expected", "1=pass"])
+        let across = try helper.checkrun(["compare", "--from", "2.3:400", "--to", "2.4:310"], in: folder)
+        #expect(across.stdout.contains("changed") && !across.stdout.contains("fixed"), "\(across.stdout)")
+        try record("2.4", "310", "17.5", ["--expected", "1=pass"])
+        let tested = try helper.checkrun(["compare", "--from", "2.3:400", "--to", "2.4:310"], in: folder)
+        #expect(tested.stdout.contains("fixed"), "\(tested.stdout)")
+    }
+
     /// Blocked, then a pass on the same OS version, while another OS version's failure stands:
     /// "changed", not "unblocked", whether the failure's build is compared or not.
     @Test func aPassAfterABlockIsNotUnblockedWhileAFailureStands() throws {
