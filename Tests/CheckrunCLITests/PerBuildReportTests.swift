@@ -1,3 +1,4 @@
+import CheckrunModel
 @testable import CheckrunStore
 import CheckrunTestSupport
 import Foundation
@@ -71,5 +72,21 @@ import Testing
         let raw = try Database(path: path)
         try raw.execute(sql)
         raw.close()
+    }
+
+    /// A hotfix goes on where its release ends, so it is the newest build: its failure is the
+    /// check's latest result and trips the gate. (Ordered by the characters' codes, "-hotfix"
+    /// came before ".1": the older build's pass hid it, and the gate passed.)
+    @Test func aHotfixAfterAFourPartBuildIsTheNewest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "2.4.0", device: "iPhone 15", ["--expected", "1=pass"])
+        try record(folder, build: "2.4.0.1", device: "iPhone 15", ["--expected", "1=pass"])
+        try record(folder, build: "2.4.0-hotfix", device: "iPhone 15", ["--expected", "1=fail", "--notes", "numbers overlap again"])
+        let report = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
+        #expect(report["builds"]?.arrayValue?.compactMap(\.stringValue) == ["2.4.0", "2.4.0.1", "2.4.0-hotfix"])
+        #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 3 && compared.stdout.contains("2.4.0.1 → 2.4.0-hotfix: REGRESSION (verdict pass → fail)"), "\(compared.stdout)")
     }
 }

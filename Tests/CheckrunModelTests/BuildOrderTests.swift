@@ -13,7 +13,10 @@ import Testing
                       ("9", "v10"), ("v10", "11"),
                       // Never a circle: a candidate is older than a hotfix of its release too.
                       ("2.4.0-rc.1", "2.4.0-hotfix"), ("1.0rc1", "1.0.1"), ("2.4.0-rc.1", "2.4.0 (5)"), ("2.4.0-beta.1", "2.4.0-RC1"),
-                      ("2.4.0-prerelease", "2.4.0")])
+                      ("2.4.0-prerelease", "2.4.0"),
+                      // What goes on after a label ends: a number after a dot, then after another
+                      // separator, then a word, whatever the characters' codes ("-" sorts before ".").
+                      ("2.4.0.1", "2.4.0-hotfix"), ("2.4.0.1", "2.4.0 (5)"), ("2.4.0 (5)", "2.4.0-hotfix"), ("311.1", "311a")])
     func theFirstComesBeforeTheSecond(earlier: String, later: String) {
         #expect(BuildOrder.compare(earlier, later) == .orderedAscending)
         #expect(BuildOrder.compare(later, earlier) == .orderedDescending)

@@ -60,8 +60,10 @@ package enum BuildOrder {
         switch (x, y) {
         case let (.number(m)?, .number(n)?): return compareDigits(m, n)
         case let (.text(m)?, .text(n)?):
-            // Pre-release words by the word whatever its case (beta < rc, RC1 as rc1), then as written.
-            let (u, v) = p == 0 ? (preReleaseWord(m), preReleaseWord(n)) : (m, n)
+            // Pre-release words by the word whatever its case (beta < rc, RC1 as rc1); other text
+            // a dot first, then other separators, then words (2.4.0.1 < 2.4.0 (5) < 2.4.0-hotfix,
+            // whatever the characters' codes say: "-" comes before "."); then as written.
+            let (u, v) = p == 0 ? (preReleaseWord(m), preReleaseWord(n)) : (String(continuationRank(m)), String(continuationRank(n)))
             if u != v { return u < v ? .orderedAscending : .orderedDescending }
             return m == n ? .orderedSame : (m < n ? .orderedAscending : .orderedDescending)
         default: return .orderedSame
@@ -76,6 +78,12 @@ package enum BuildOrder {
         case .number?: 2
         case .text?: 3
         }
+    }
+
+    /// Where a text part that is not a pre-release word goes among others: a dot (a version's
+    /// own separator), then other separators (before a number), then text holding a word.
+    private static func continuationRank(_ text: String) -> Int {
+        text.contains { $0.isLetter } ? 2 : (text == "." ? 0 : 1)
     }
 
     /// Words that mark a build before its release, as SemVer (`-rc.1`), Python (`rc1`, `.dev2`)
