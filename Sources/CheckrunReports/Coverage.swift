@@ -36,7 +36,9 @@ package struct Coverage: Sendable, Equatable {
 
     /// The term the evidence supports.
     package var conformance: Conformance {
-        if failed > 0 { return passed == 0 ? .doesNotSupport : .partiallySupports }
+        // A check that passed on one device and was set aside on another is evidence of support
+        // beside a failure too: Partially Supports, never Does Not Support.
+        if failed > 0 { return passed == 0 && partlyPassed == 0 ? .doesNotSupport : .partiallySupports }
         if passed == 0 && partlyPassed == 0 { return notApplicable > 0 && notApplicable == mapped ? .notApplicable : .notEvaluated }
         // A check that does not apply takes nothing from the evidence of those that passed.
         return passed + notApplicable == mapped ? .supports : .incomplete

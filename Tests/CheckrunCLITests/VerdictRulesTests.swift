@@ -49,6 +49,23 @@ import Testing
         #expect(row["coverage"]?["sentence"]?.stringValue?.contains("1 failed") == true)
     }
 
+    /// One check of 2.5.8 failed; another passed on one device and was skipped on the other.
+    /// That pass is evidence of support: Partially Supports, as in every format, not the Does
+    /// Not Support a lead would have pasted beside "1 of them passed on some devices".
+    @Test func aFailureBesideACheckPassedOnSomeDevicesPartiallySupports() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record("tiny-target/touch-one-hand", ["--device", "X", "--expected", "2=fail", "--count", "hits=10", "--notes", "Delete fired"], in: folder)
+        try record("tiny-target/voice-control-show-numbers", ["--device", "X", "--expected", "1=pass"], in: folder)
+        try record("tiny-target/voice-control-show-numbers", ["--device", "Y", "--verdict", "skipped"], in: folder)
+        let row = try #require(try criterion("2.5.8", in: folder))
+        #expect(row["conformance"]?.stringValue == "Partially Supports", "\(row)")
+        let markdown = try checkrun(["report", "--release", "2.4"], in: folder).stdout
+        #expect(markdown.contains("| 2.5.8 Target Size (Minimum) | AA | Partially Supports |"), "\(markdown)")
+        let openACR = try checkrun(["report", "--release", "2.4", "--format", "openacr"], in: folder).stdout
+        #expect(!openACR.contains("does-not-support"), "\(openACR)")
+    }
+
     /// The only check of 2.2.1 passed on one device and was skipped on another: the criterion
     /// read "no pass or fail behind it", a gap in coverage, though a pass stands behind it.
     @Test func aCheckPassedOnOneDeviceAndSetAsideOnAnotherIsIncompleteEvidence() throws {
