@@ -11,9 +11,9 @@ extension Comparison {
     /// before this one, in order (the default, and a report's history): then the store is not
     /// asked. Otherwise it is asked, once per such build, where a pass follows a failure or a
     /// block, and its answer replaces what the compared builds alone would say. A step from a
-    /// build of another release adds what stands in that release up to that build, as its
-    /// report counts it: `--from 2.3:400 --to 2.4:310` would otherwise call 2.3's failure on
-    /// 17.5 fixed by a pass on 18.2 alone.
+    /// build of another release needs a pass on every OS version failing in that release up to
+    /// that build, as its report counts it: `--from 2.3:400 --to 2.4:310` would otherwise call
+    /// 2.3's failure on 17.5 fixed by a pass on 18.2 alone, or by a block on 17.5.
     static func markFailuresStandingBefore(_ checks: inout [CheckComparison], _ scopes: [ResultStore.BuildScope], _ store: ResultStore,
                                            _ judge: CountFailureJudge, _ threshold: Double) throws {
         let passesAfterFailures = checks.indices.map { index in
@@ -39,14 +39,15 @@ extension Comparison {
             guard !asked.isEmpty else { continue }
             let place = DevicePlace(check: checks[index].check, device: checks[index].device)
             for scope in asked {
-                var standing = try osVersions(standingBefore: scope, place)
-                // A step across releases would call the earlier release's failure fixed, so what
-                // stands there, as its report of that build counts it, must be tested again too.
-                if scopes[scope - 1].release != scopes[scope].release, let before = checks[index].builds[scope - 1]?.osVersions {
-                    let cleared = before.passed.union(before.passedThenSetAside)
-                    standing.formUnion(try osVersions(standingBefore: scope - 1, place).subtracting(cleared).union(before.failed))
+                checks[index].builds[scope]?.osVersions.failedInBuildsBefore = try osVersions(standingBefore: scope, place)
+                // A step across releases would call the earlier release's failure fixed: each OS
+                // version failing there, as its report of that build counts it, must pass here.
+                // (A block here does not stand in front of it, as it would in one release.)
+                if scopes[scope - 1].release != scopes[scope].release, let before = checks[index].builds[scope - 1]?.osVersions,
+                   let after = checks[index].builds[scope]?.osVersions {
+                    let standing = try osVersions(standingBefore: scope - 1, place).subtracting(cleared(before)).union(before.failed)
+                    checks[index].builds[scope]?.osVersions.earlierReleaseFailuresNotPassed = standing.subtracting(cleared(after))
                 }
-                checks[index].builds[scope]?.osVersions.failedInBuildsBefore = standing
             }
             checks[index].changes = changes(checks[index].builds, threshold)
         }
@@ -65,6 +66,11 @@ extension Comparison {
             if !compared.elementsEqual(before.map(Optional.some)) { found.insert(index) }
         }
         return found
+    }
+
+    /// The OS versions whose latest result in a build passed, kept or set aside afterwards.
+    private static func cleared(_ versions: BuildFigures.OSVersions) -> Set<String> {
+        versions.passed.union(versions.passedThenSetAside)
     }
 
     /// A check on a device, whatever its OS version.

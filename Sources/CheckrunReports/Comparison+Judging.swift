@@ -66,7 +66,8 @@ extension Comparison {
         // that stands, shows no fix: "changed", as `report` still counts a failure not tested
         // again. What stands is the store's answer where it was asked (builds not compared).
         let standing = after.osVersions.failedInBuildsBefore ?? standing
-        if isImprovement(before.verdict, after.verdict) && (after.notApplicable || !standing.isSubset(of: after.osVersions.tested)) {
+        let shown = standing.isSubset(of: after.osVersions.tested) && after.osVersions.earlierReleaseFailuresNotPassed.isEmpty
+        if isImprovement(before.verdict, after.verdict) && (after.notApplicable || !shown) {
             change.verdictChange = .changed
         }
         if change.verdictChange == .same && before.notApplicable != after.notApplicable { change.verdictChange = .changed }

@@ -97,6 +97,9 @@ package struct BuildFigures: Sendable, Equatable {
         /// Those whose failure stands in the builds of the release before this one, compared or
         /// not, as the store says (nil where not asked: see `markFailuresStandingBefore`).
         package var failedInBuildsBefore: Set<String>?
+        /// Across releases, those failing in the earlier release up to the build compared before
+        /// this one that did not pass here (see `markFailuresStandingBefore`).
+        package var earlierReleaseFailuresNotPassed: Set<String> = []
 
         /// The OS versions that passed in `before` and fail here.
         func failing(after before: OSVersions) -> [String] {

@@ -122,9 +122,9 @@ import Testing
     }
 
     /// Across releases: 2.3 failed on 17.5 in 399 and on 18.2 in 400; 2.4's first build passed
-    /// on 18.2 alone. Nothing shows 17.5 fixed, so the step reads "changed", as it would within
-    /// a release; once 17.5 passes in 310 too, "fixed".
-    @Test func aStepAcrossReleasesIsFixedOnlyWhereTheFailureWasTestedAgain() throws {
+    /// on 18.2 alone, then was blocked on 17.5. Nothing shows 17.5 fixed, so the step reads
+    /// "changed", as it would within a release; once 17.5 passes in 310 too, "fixed".
+    @Test func aStepAcrossReleasesIsFixedOnlyWhereTheFailurePassedAgain() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func record(_ release: String, _ build: String, _ os: String, _ answer: [String]) throws {
@@ -137,6 +137,12 @@ import Testing
         try record("2.4", "310", "18.2", ["--expected", "1=pass"])
         let across = try helper.checkrun(["compare", "--from", "2.3:400", "--to", "2.4:310"], in: folder)
         #expect(across.stdout.contains("changed") && !across.stdout.contains("fixed"), "\(across.stdout)")
+        // Blocked on 17.5 is no fix either, though 2.4 has no failure for the block to stand in
+        // front of (18.2's pass answered last, the build reads pass on the device).
+        try record("2.4", "310", "17.5", ["--verdict", "blocked", "--notes", "no test account"])
+        try record("2.4", "310", "18.2", ["--expected", "1=pass"])
+        let blocked = try helper.checkrun(["compare", "--from", "2.3:400", "--to", "2.4:310"], in: folder)
+        #expect(blocked.stdout.contains("changed") && !blocked.stdout.contains("fixed"), "\(blocked.stdout)")
         try record("2.4", "310", "17.5", ["--expected", "1=pass"])
         let tested = try helper.checkrun(["compare", "--from", "2.3:400", "--to", "2.4:310"], in: folder)
         #expect(tested.stdout.contains("fixed"), "\(tested.stdout)")
