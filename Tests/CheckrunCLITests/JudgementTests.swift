@@ -88,6 +88,26 @@ import Testing
         #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stdout)\(amended.stderr)")
     }
 
+    /// A recount given with the outcome it decides (`--count hits=9 --expected 1=fail`) puts the
+    /// new number on the outcome too. Before, the outcome kept the old one beside the new count:
+    /// `verify` called checkrun's own record forged, and every report and merge was refused.
+    @Test func aRecountGivenWithItsOutcomeMovesTheOutcomesNumber() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try record(["--count", "hits=8", "--expected", "2=pass", "--notes", "missed twice"], in: folder).status == 0)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--reason", "recounted from the recording"]
+        let amended = try checkrun(amend + ["--count", "hits=9", "--expected", "1=fail"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
+        let result = try #require(try store.latestResults(check: "tiny-target/touch-one-hand", release: "2.4", build: "311", device: nil, osVersion: nil).first)
+        #expect(result.outcomes.first??.value == 9 && result.counters["hits"]?.value == 9)
+        #expect(try store.verify().isClean)
+        #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
+        // The count still judges the verdict given beside it.
+        let contradicted = try checkrun(amend + ["--count", "hits=10", "--expected", "1=fail"], in: folder)
+        #expect(contradicted.status == 2 && contradicted.stderr.contains("hits 10 against at least 10 of 10 is a pass"), "\(contradicted.stderr)")
+    }
+
     /// An outcome a count decided can be corrected to not applicable only with its count taken
     /// back (`--count NAME=none`): the count is refused beside it, so a failing count is never
     /// set aside while it stays in the result. A count taken back leaves no number on its outcome.

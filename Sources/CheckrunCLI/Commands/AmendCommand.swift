@@ -151,7 +151,9 @@ struct AmendCommand: CheckrunCommand {
         let counts = try ResultOptions.counts(arguments.all(.count), for: reference, command: "amend", removable: true)
         for (index, verdict) in outcomes {
             while result.outcomes.count <= index { result.outcomes.append(nil) }
-            result.outcomes[index] = OutcomeAnswer(verdict, value: result.outcomes[index]?.value, note: result.outcomes[index]?.note, answeredAt: now)
+            // Not applicable holds no number: the count beside it is refused below, with how to take it back.
+            let value = verdict == .notApplicable ? nil : result.outcomes[index]?.value
+            result.outcomes[index] = OutcomeAnswer(verdict, value: value, note: result.outcomes[index]?.note, answeredAt: now)
         }
         for (name, value) in counts {
             if value == nil && result.counters[name] == nil {
@@ -165,8 +167,14 @@ struct AmendCommand: CheckrunCommand {
                     result.outcomes[index]?.value = nil
                     continue
                 }
-                // An outcome whose target counts this counter is judged again by the new count.
-                guard result.outcomes[index]?.verdict != .notApplicable, !outcomes.contains(where: { $0.index == index }) else { continue }
+                guard result.outcomes[index]?.verdict != .notApplicable else { continue }
+                // An outcome answered by --expected too holds the new count beside the verdict
+                // given (which the count must not contradict: see below); any other whose target
+                // counts this counter is judged again by the new count.
+                if outcomes.contains(where: { $0.index == index }) {
+                    result.outcomes[index]?.value = value
+                    continue
+                }
                 result.outcomes[index] = OutcomeAnswer(target.isMet(by: value) ? .pass : .fail, value: value, note: result.outcomes[index]?.note, answeredAt: now)
             }
         }

@@ -1,6 +1,7 @@
 /// The one judge of a result against its check, for every way a result arrives: the walk,
 /// `record`, `amend` and `merge`. A result that contradicts itself or its check (a pass with a
-/// failed outcome, a count beyond what is possible, a failure with no reason) is never stored.
+/// failed outcome, a count beyond what is possible, a failure with no reason) is never stored,
+/// and what `record` and `amend` store always passes `impossibilities`, as `verify` judges it.
 package enum Judgement {
     /// What in `result` contradicts `check`, in words; empty when it holds together. Without a
     /// check (a merge from a database whose protocols are not here) only the rules that need no
@@ -20,7 +21,9 @@ package enum Judgement {
                 found.append("something failed that no note explains; notes are required")
             }
         }
-        return found + forgeries(of: result)
+        // Nor is anything saved that `verify` would call forged (an outcome holding another
+        // number than its counter, say): the rules it judges stored records by hold here too.
+        return found + impossibilities(of: result, against: check).filter { !found.contains($0) }
     }
 
     /// The contradictions no record checkrun saves can hold, even of a walk stopped midway (a
