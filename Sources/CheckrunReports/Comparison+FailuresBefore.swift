@@ -43,10 +43,9 @@ extension Comparison {
                 // A step across releases would call the earlier release's failure fixed: each OS
                 // version failing there, as its report of that build counts it, must pass here.
                 // (A block here does not stand in front of it, as it would in one release.)
-                if scopes[scope - 1].release != scopes[scope].release, let before = checks[index].builds[scope - 1]?.osVersions,
-                   let after = checks[index].builds[scope]?.osVersions {
-                    let standing = try osVersions(standingBefore: scope - 1, place).subtracting(cleared(before)).union(before.failed)
-                    checks[index].builds[scope]?.osVersions.earlierReleaseFailuresNotPassed = standing.subtracting(cleared(after))
+                if scopes[scope - 1].release != scopes[scope].release, let before = checks[index].builds[scope - 1]?.osVersions {
+                    let standing = try osVersions(standingBefore: scope - 1, place).subtracting(before.cleared).union(before.failed)
+                    checks[index].builds[scope]?.osVersions.failedInEarlierRelease = standing
                 }
             }
             checks[index].changes = changes(checks[index].builds, threshold)
@@ -66,11 +65,6 @@ extension Comparison {
             if !compared.elementsEqual(before.map(Optional.some)) { found.insert(index) }
         }
         return found
-    }
-
-    /// The OS versions whose latest result in a build passed, kept or set aside afterwards.
-    private static func cleared(_ versions: BuildFigures.OSVersions) -> Set<String> {
-        versions.passed.union(versions.passedThenSetAside)
     }
 
     /// A check on a device, whatever its OS version.

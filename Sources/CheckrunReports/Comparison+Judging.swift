@@ -66,7 +66,7 @@ extension Comparison {
         // that stands, shows no fix: "changed", as `report` still counts a failure not tested
         // again. What stands is the store's answer where it was asked (builds not compared).
         let standing = after.osVersions.failedInBuildsBefore ?? standing
-        let shown = standing.isSubset(of: after.osVersions.tested) && after.osVersions.earlierReleaseFailuresNotPassed.isEmpty
+        let shown = standing.isSubset(of: after.osVersions.tested) && after.osVersions.failedInEarlierRelease.isSubset(of: after.osVersions.cleared)
         if isImprovement(before.verdict, after.verdict) && (after.notApplicable || !shown) {
             change.verdictChange = .changed
         }

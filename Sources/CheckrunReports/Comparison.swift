@@ -98,8 +98,15 @@ package struct BuildFigures: Sendable, Equatable {
         /// not, as the store says (nil where not asked: see `markFailuresStandingBefore`).
         package var failedInBuildsBefore: Set<String>?
         /// Across releases, those failing in the earlier release up to the build compared before
-        /// this one that did not pass here (see `markFailuresStandingBefore`).
-        package var earlierReleaseFailuresNotPassed: Set<String> = []
+        /// this one: each must pass here for a fix (see `markFailuresStandingBefore`).
+        package var failedInEarlierRelease: Set<String> = []
+        /// Where the device was tested on more than one OS version, the row of each one's latest
+        /// result that passed: a pass made only of outcomes not applicable shows no fix there
+        /// (see `markNotApplicable`).
+        package var passedRows: [String: Int64] = [:]
+
+        /// Those whose latest result passed, kept or set aside afterwards.
+        var cleared: Set<String> { passed.union(passedThenSetAside) }
 
         /// The OS versions that passed in `before` and fail here.
         func failing(after before: OSVersions) -> [String] {
@@ -191,23 +198,6 @@ extension Comparison {
         var comparison = Comparison(scopes: scopes, threshold: threshold, checks: checks)
         comparison.shownResultProblems = problems
         return comparison
-    }
-
-    /// The builds that would read "fixed" or "unblocked" whose latest result passed only as not applicable:
-    /// marked, and their changes judged again. One query for the few such results.
-    private static func markNotApplicable(_ checks: inout [CheckComparison], _ store: ResultStore, _ threshold: Double) throws -> [VerificationProblem] {
-        var candidates: [(check: Int, build: Int)] = []
-        for (index, check) in checks.enumerated() {
-            candidates += check.changes.filter { $0.verdictChange == .fixed || $0.verdictChange == .unblocked }.map { (index, $0.to) }
-        }
-        let rows = candidates.compactMap { checks[$0.check].builds[$0.build]?.resultRow }
-        let (notApplicable, problems) = try store.passedOnlyAsNotApplicable(rows: rows)
-        guard !notApplicable.isEmpty else { return problems }
-        for (check, build) in candidates where notApplicable.contains(checks[check].builds[build]?.resultRow ?? -1) {
-            checks[check].builds[build]?.notApplicable = true
-            checks[check].changes = changes(checks[check].builds, threshold)
-        }
-        return problems
     }
 
     /// Changes between each build and the previous one.

@@ -66,8 +66,9 @@ extension Comparison {
             let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
             // Set aside after a pass (and not counted failed by what stands behind it).
             let setAsideAfterAPass = latestOnOS[scope].filter { $0.value.verdict.isSetAside && latestAnsweredOnOS[scope][$0.key]?.verdict == .pass }
+            let passedRows = tested.count > 1 ? latestOnOS[scope].filter { $0.value.verdict == .pass }.mapValues(\.row) : [:]
             return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed, answeredFail: failed,
-                                           passedThenSetAside: Set(setAsideAfterAPass.keys))
+                                           passedThenSetAside: Set(setAsideAfterAPass.keys), passedRows: passedRows)
         }
 
         /// The result that stands for the device in a build: the newest failure among the OS

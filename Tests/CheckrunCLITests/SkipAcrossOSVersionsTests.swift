@@ -148,6 +148,26 @@ import Testing
         #expect(tested.stdout.contains("fixed"), "\(tested.stdout)")
     }
 
+    /// 310 failed on 17.5; 311 answered 17.5 only as not applicable and passed 18.2 after it. No
+    /// fix of 17.5 was shown, so "changed" (the report counts 17.5 not applicable); within a
+    /// release and across one alike.
+    @Test func aPassOnlyNotApplicableOnTheFailedOSVersionIsNoFix() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try helper.record(folder, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(folder, build: "311", os: "17.5", ["--expected", "1=na"])
+        try helper.record(folder, build: "311", os: "18.2", ["--expected", "1=pass"])
+        let compared = try helper.checkrun(["compare", "--release", "2.4"], in: folder)
+        #expect(compared.stdout.contains("310 → 311: changed") && !compared.stdout.contains("fixed"), "\(compared.stdout)")
+        let recorded = try helper.checkrun(["record", "--release", "2.3", "--build", "400", "--check", helper.check, "--device", "iPhone 15",
+                                            "--os", "17.5", "--expected", "1=fail", "--notes", "overlap"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let across = try helper.checkrun(["compare", "--from", "2.3:400", "--to", "2.4:311"], in: folder)
+        #expect(across.stdout.contains("changed") && !across.stdout.contains("fixed"), "\(across.stdout)")
+        try helper.record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
+        #expect(try helper.checkrun(["compare", "--release", "2.4"], in: folder).stdout.contains("310 → 311: fixed"))
+    }
+
     /// Blocked, then a pass on the same OS version, while another OS version's failure stands:
     /// "changed", not "unblocked", whether the failure's build is compared or not.
     @Test func aPassAfterABlockIsNotUnblockedWhileAFailureStands() throws {
