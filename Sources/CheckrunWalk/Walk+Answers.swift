@@ -82,6 +82,8 @@ extension Walk {
             return [.say("The notes are \(text.unicodeScalars.count) characters; the most is \(AnswerLimits.notesLength). Put long logs in a ticket and paste its link.")]
         }
         if text.isEmpty, let kept = results[index].notes, !kept.isEmpty {
+            // Kept for a failure answered after them: now they are its reason, as of now.
+            if results[index].notesPredateAnUnexplainedFailure(check) { results[index].notesAnsweredAt = date }
             return [.say("Kept the notes.")] + answered(index, date: date)
         }
         if text.trimmingCharacters(in: .whitespaces).isEmpty && results[index].needsNotes(check) {

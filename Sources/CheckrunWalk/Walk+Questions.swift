@@ -41,7 +41,10 @@ extension Walk {
         case .overall:
             return "No expected outcomes are written for this check yet. Did it pass? (p, f)"
         case .notes:
-            if let notes = result.notes, !notes.isEmpty { return "Notes? Now: \(DisplayText.preview(notes, limit: 80)); Enter keeps them." }
+            if let notes = result.notes, !notes.isEmpty {
+                let since = result.notesPredateAnUnexplainedFailure(check) ? "Something failed since these notes were written. " : ""
+                return since + "Notes? Now: \(DisplayText.preview(notes, limit: 80)); Enter keeps them."
+            }
             if result.needsNotes(check) { return "Notes (required, something failed): what happened?" }
             return "Notes (optional, Enter for none):"
         case .blockReason:

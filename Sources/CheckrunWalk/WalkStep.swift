@@ -36,7 +36,7 @@ extension CheckResult {
         case .overall: return verdict != nil
         case .notes:
             guard let notes else { return false }
-            return !(notes.isEmpty && needsNotes(check))
+            return !(notes.isEmpty && needsNotes(check)) && !notesPredateAnUnexplainedFailure(check)
         case .blockReason: return blockedReason != nil
         }
     }

@@ -67,6 +67,19 @@ import Testing
         #expect(intro.contains(.say("Answered before: expected 1, fail, note: the label is wrong.")), "\(intro)")
     }
 
+    /// Notes written for a pass ("all good") are asked for again once an outcome is turned to
+    /// fail: kept unasked, they were filed as the failure's reason. Enter keeps them, as of then.
+    @Test func notesWrittenForAPassAreAskedAgainWhenAFailureFollows() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("t 5", 1), ("p", 2), ("p", 3), ("all good", 4)])
+        let turned = harness.feed(&walk, [("b", 5), ("b", 6), ("f", 7)])
+        #expect(walk.prompt?.step == .notes, "\(turned.said)")
+        #expect(walk.prompt?.text.hasPrefix("Something failed since these notes were written. Notes? Now: all good") == true, "\(String(describing: walk.prompt))")
+        #expect(!turned.saves.contains { $0.verdict == .fail }, "no failure is saved with the pass's notes unasked")
+        let kept = harness.feed(&walk, [("", 8)])
+        #expect(kept.saves.last?.verdict == .fail && kept.saves.last?.notesAnsweredAt == WalkTests.start.addingTimeInterval(8), "\(kept.said)")
+    }
+
     @Test func skippingACheckWithAnswersAsksFirstAndSaysWhatIsSetAside() {
         var walk = harness.makeWalk()
         harness.feed(&walk, [("t 20", 1), ("p", 2)])

@@ -80,6 +80,22 @@ extension CheckResult {
         return unexplained || overCeiling
     }
 
+    /// Whether the notes were written before the newest failure they now have to explain (an
+    /// outcome answered fail without a note of its own, a count over its ceiling): written for
+    /// a pass ("all good"), they would be filed as the failure's reason, so the walk asks for
+    /// them again, and Enter keeps them.
+    package func notesPredateAnUnexplainedFailure(_ check: Check) -> Bool {
+        guard let notes, !notes.isEmpty, let written = notesAnsweredAt, needsNotes(check) else { return false }
+        var failedAt = outcomes.compactMap { answer in
+            answer.flatMap { $0.verdict == .fail && ($0.note ?? "").isEmpty ? $0.answeredAt : nil }
+        }
+        for counter in check.counters {
+            guard let ceiling = counter.ceiling, let counted = counters[counter.id], counted.value > ceiling else { continue }
+            failedAt.append(counted.answeredAt)
+        }
+        return failedAt.contains { $0 > written }
+    }
+
     /// Whether this result holds the same answers as `other`, whenever each was given: the same
     /// outcomes, counts, notes, times, stops and attachments. A check looked at again and left as
     /// it was is no new observation, so the walk saves nothing for it (see `Walk.conclude`).
