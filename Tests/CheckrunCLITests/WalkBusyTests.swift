@@ -1,5 +1,5 @@
 import CheckrunModel
-import CheckrunStore
+@testable import CheckrunStore
 import CheckrunTestSupport
 import Foundation
 import Testing
@@ -67,5 +67,44 @@ import Testing
         try terminal.expect("Stopped while waiting for the database: the last answer is not saved")
         #expect(terminal.waitForExit() == 130)
         #expect(!terminal.output.contains("Everything answered is saved"), "\(terminal.output)")
+    }
+
+    /// The same on a team store, whose writers hold its lock (a long merge): the walk said
+    /// nothing, gave up after 30 seconds and ended, and Ctrl-C meanwhile was held back, then
+    /// said "Everything answered is saved" of an answer that was not.
+    @Test(.enabled(if: TestEngine.server != nil, "needs CHECKRUN_TEST_POSTGRES and the PostgreSQL trait"))
+    func onATeamStoreTheWalkWaitsForTheWritersLockAsForAFile() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try PseudoTerminal(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--device", "iPhone 15",
+                                           "--tester", "Ana", "--protocols", walkTests.protocols, "--db", database.address], directory: folder.path)
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.sendLine("t 5")
+        try terminal.expect("How many hits")
+        let other = try ResultStore(path: database.address)
+        defer { other.close() }
+        func holdTheWritersLock() throws {
+            try other.database.execute("BEGIN")
+            try other.database.execute("SELECT pg_advisory_xact_lock(\(0x63_68_65_63_6B_72_75_6E))")
+        }
+        try holdTheWritersLock()
+        terminal.sendLine("10")
+        try terminal.expect("is busy: another checkrun is writing to it, so this answer is not saved yet")
+        try other.database.execute("COMMIT")
+        try terminal.expect("The database is free again, and the answer is saved.")
+        try terminal.expect("Pass, fail or not applicable?")
+        try holdTheWritersLock()
+        terminal.sendLine("p")
+        try terminal.expect("is busy: another checkrun is writing to it, so this answer is not saved yet")
+        terminal.send("\u{03}")
+        try terminal.expect("Stopped while waiting for the database: the last answer is not saved; everything before it is. Resume with:")
+        #expect(terminal.waitForExit() == 130)
+        #expect(!terminal.output.contains("Everything answered is saved"), "\(terminal.output)")
+        try other.database.execute("COMMIT")
+        let saved = try other.sessionSummaries().flatMap { try other.results(inSession: $0.session.id) }
+        #expect(saved.first?.outcomes.first??.value == 10)
+        #expect(saved.first?.outcomes.count ?? 0 < 2 || saved.first?.outcomes[1] == nil, "the second answer was not saved")
     }
 }

@@ -168,11 +168,11 @@ struct WalkRunner {
     }
 
     private mutating func save(_ result: CheckResult) throws {
-        // A file another checkrun holds is said within seconds, then waited for (`waitWhileBusy`);
-        // every other write of the walk (an attachment, the session's end) waits as any writer does.
-        let file = store.engine == .sqlite
-        if file { store.waitWhenBusy(seconds: Self.busyBeforeSaying) }
-        defer { if file { store.waitWhenBusy(seconds: Database.busySeconds) } }
+        // A store another checkrun holds (a file, or a team store's writers' lock) is said within
+        // seconds, then waited for (`waitWhileBusy`); every other write of the walk (an
+        // attachment, the session's end) waits as any writer does.
+        store.waitWhenBusy(seconds: Self.busyBeforeSaying)
+        defer { store.waitWhenBusy(seconds: Database.busySeconds) }
         do {
             try SignalTrap.deferringSignals {
                 do {

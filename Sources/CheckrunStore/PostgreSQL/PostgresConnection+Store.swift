@@ -95,6 +95,9 @@ extension PostgresConnection: StoreConnection {
     /// keys are numbers checkrun makes).
     private func beginWriting(_ scope: WriteScope) throws {
         try hold("BEGIN", [])
+        if lockWaitSeconds != Database.busySeconds {
+            try hold("SELECT set_config('lock_timeout', $1, true)", ["\(lockWaitSeconds)s"])
+        }
         switch scope {
         case .everything:
             try hold("SELECT pg_advisory_xact_lock($1)", [String(Self.writeLockKey)])
@@ -117,8 +120,10 @@ extension PostgresConnection: StoreConnection {
 
     func finish() { close() }
 
+    /// Taken by the next write transaction (see `lockWaitSeconds`); its lock waited for longer
+    /// fails with SQLSTATE 55P03, which `StoreError.isBusy` names.
     func waitWhenBusy(seconds: Int) {
-        try? exec("SET lock_timeout = '\(max(1, seconds))s'")
+        lockWaitSeconds = max(1, seconds)
     }
 
     /// Runs one statement with its values bound as text and hands its result over.

@@ -18,6 +18,10 @@ package final class PostgresConnection {
     var held: [HeldStatement] = []
     /// The size of the values held, to send them before they grow large.
     var heldBytes = 0
+    /// How long a write waits for another writer's lock (`waitWhenBusy`), when not the
+    /// connection's own `lock_timeout`: set for each write transaction with its BEGIN, in the
+    /// same trip, so a walk's short wait costs no round trip of its own.
+    var lockWaitSeconds = Database.busySeconds
 
     package init(uri: String) throws(StoreError) {
         name = ServerAddressText.masked(uri)

@@ -29,8 +29,10 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
 import CSQLite
 
 extension StoreError {
-    /// Another connection held the lock for longer than this one waited.
+    /// Another connection held the lock for longer than this one waited: SQLite's busy file, or
+    /// a PostgreSQL lock waited for past its `lock_timeout` (SQLSTATE 55P03).
     package var isBusy: Bool {
+        if sqlState == "55P03" { return true }
         guard let code else { return false }
         return code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED
     }
