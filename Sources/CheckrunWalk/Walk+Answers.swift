@@ -62,6 +62,10 @@ extension Walk {
     }
 
     mutating func answerOverall(_ word: String, _ index: Int, date: Date) -> [WalkEvent] {
+        // Gone back to, the answer given is shown, and Enter keeps it, as at every other step.
+        if word.isEmpty, let kept = results[index].verdict, kept == .pass || kept == .fail {
+            return [.say("Overall: kept, \(kept.rawValue).")] + answered(index, date: date)
+        }
         guard let verdict = AnswerWords.outcome(word), verdict != .notApplicable else {
             return [.say("Answer p for pass or f for fail.")]
         }

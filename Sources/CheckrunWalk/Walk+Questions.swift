@@ -39,7 +39,8 @@ extension Walk {
             }
             return "Count of \(label)? Enter keeps \(current)\(result.counters[id] == nil ? " (the tally)" : ""), or type a number."
         case .overall:
-            return "No expected outcomes are written for this check yet. Did it pass? (p, f)"
+            let now = result.verdict.flatMap { $0 == .pass || $0 == .fail ? " Now: \($0.rawValue); Enter keeps it." : nil } ?? ""
+            return "No expected outcomes are written for this check yet. Did it pass? (p, f)\(now)"
         case .notes:
             if let notes = result.notes, !notes.isEmpty {
                 let since = result.notesPredateAnUnexplainedFailure(check) ? "Something failed since these notes were written. " : ""

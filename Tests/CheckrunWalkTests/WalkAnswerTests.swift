@@ -80,6 +80,17 @@ import Testing
         #expect(kept.saves.last?.verdict == .fail && kept.saves.last?.notesAnsweredAt == WalkTests.start.addingTimeInterval(8), "\(kept.said)")
     }
 
+    /// A draft check's "Did it pass?" gone back to shows the answer given, and Enter keeps it,
+    /// as every other step does (it answered "Answer p for pass or f for fail").
+    @Test func goingBackToADraftChecksAnswerShowsItAndEnterKeepsIt() {
+        var walk = harness.makeWalk()
+        harness.feed(&walk, [("s", 1), ("s", 2), ("t 5", 3), ("p", 4), ("b", 5)])
+        #expect(walk.prompt?.step == .overall && walk.prompt?.text.hasSuffix("Now: pass; Enter keeps it.") == true, "\(String(describing: walk.prompt))")
+        let kept = harness.feed(&walk, [("", 6)])
+        #expect(kept.said.contains("Overall: kept, pass."), "\(kept.said)")
+        #expect(walk.prompt?.step == .notes && walk.results[2].verdict == .pass)
+    }
+
     @Test func skippingACheckWithAnswersAsksFirstAndSaysWhatIsSetAside() {
         var walk = harness.makeWalk()
         harness.feed(&walk, [("t 20", 1), ("p", 2)])
