@@ -190,10 +190,17 @@ package final class ResultStore {
         let pattern = prefix.lowercased()
         guard !pattern.isEmpty, pattern.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         let matches = try database.query(
-            "SELECT \(Self.sessionColumns) FROM sessions WHERE lower(id) LIKE ? ORDER BY started_at DESC LIMIT 2",
+            "SELECT \(Self.sessionColumns) FROM sessions WHERE lower(id) LIKE ? ORDER BY started_at DESC LIMIT 6",
             [.text(pattern + "%")], Self.readSession).compactMap { $0 }
         if matches.count > 1 {
-            throw StoreError("the session id \"\(prefix)\" is ambiguous; type more of it (see `checkrun sessions`)")
+            // Each named by enough of its id to tell them apart, with what the tester knows it by.
+            let length = max(8, pattern.count + 4)
+            let named = matches.prefix(5).map { session in
+                "\(session.id.storageText.lowercased().prefix(length)) (release \(DisplayText.preview(session.release, limit: 30)), build \(DisplayText.preview(session.build, limit: 30))"
+                    + (session.device.isEmpty ? "" : ", \(DisplayText.preview(session.device, limit: 30))") + ")"
+            }
+            let more = matches.count > 5 ? " and more" : ""
+            throw StoreError("the session id \"\(prefix)\" is ambiguous: it begins \(named.joined(separator: ", "))\(more); type more of it (see `checkrun sessions`)")
         }
         return matches.first
     }

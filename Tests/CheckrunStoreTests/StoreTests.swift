@@ -38,6 +38,26 @@ import Testing
         #expect(try reopened.session(matching: session.shortID)?.id == session.id)
     }
 
+    /// A short id two sessions begin with names both, by enough of their ids to tell them
+    /// apart and by their release, build and device, so the tester can type the one meant.
+    @Test func anAmbiguousShortIdNamesTheSessionsItCouldBe() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("results.sqlite"))
+        for (last, build) in [(UInt8(1), "311"), (UInt8(2), "312")] {
+            let id = UUID(uuid: (0x82, 0x58, 0xAA, last, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, last))
+            try store.insert(Session(id: id, release: "2.4", build: build, device: "iPhone 15", plan: ["a/b"],
+                                     startedAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(last))))
+        }
+        #expect(throws: StoreError.self) { try store.session(matching: "8258") }
+        do {
+            _ = try store.session(matching: "8258")
+        } catch {
+            #expect("\(error)" == "the session id \"8258\" is ambiguous: it begins 8258aa02 (release 2.4, build 312, iPhone 15), 8258aa01 (release 2.4, build 311, iPhone 15); type more of it (see `checkrun sessions`)")
+        }
+        #expect(try store.session(matching: "8258aa01")?.build == "311")
+    }
+
     @Test(arguments: TestEngine.available) func resultsRoundTripWithEveryPart(engine: TestEngine) throws {
         let database = try TestDatabase(engine)
         defer { database.remove() }
