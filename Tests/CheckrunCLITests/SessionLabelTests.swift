@@ -55,6 +55,13 @@ import Testing
         let store = try ResultStore(path: folder.path("checkrun.sqlite"), access: .existingOnly)
         defer { store.close() }
         #expect(try store.sessionSummaries().first?.session.tester == "")
+        // Said, in one neutralised line: not filed unnamed without a word.
+        #expect(recorded.stderr.contains("checkrun: note: $USER holds a line break, a control character or a direction mark")
+                && recorded.stderr.contains("It is not taken for the tester, so none is named: name one with --tester NAME."), "\(recorded.stderr)")
+        #expect(!recorded.stderr.contains("\u{1B}") && recorded.stderr.split(separator: "\n").count == 1, "\(recorded.stderr)")
+        let piped = try Checkrun.run(["run", "--release", "2.4", "--build", "312", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],
+                                     in: folder.path, input: "q\n", environment: ["USER": "ana "])
+        #expect(piped.stderr.contains("$USER \"ana \" begins or ends with a space"), "\(piped.stderr)")
     }
 
     @Test func runRefusesALabelWithASpaceAtItsEnd() throws {

@@ -56,7 +56,7 @@ struct RecordCommand: CheckrunCommand {
         let session = Session(
             id: context.newSessionID(), release: try label(.release, release, true), build: try label(.build, build, true),
             device: try label(.device, arguments.value(.device) ?? "", false), osVersion: try label(.os, arguments.value(.os) ?? "", false),
-            tester: try label(.tester, arguments.value(.tester) ?? SessionLabel.user(context.environment) ?? "", false), plan: [reference.name], startedAt: now, finishedAt: now)
+            tester: try label(.tester, arguments.value(.tester) ?? SessionLabel.userSayingWhyNot(context) ?? "", false), plan: [reference.name], startedAt: now, finishedAt: now)
         var result = try answers(arguments, reference: reference, session: session, at: now)
         // The answers are judged first on their own (a count beyond what is possible), then
         // with the verdict given or derived.

@@ -139,7 +139,7 @@ struct RunCommand: CheckrunCommand {
     /// offered); piped, the one offered (the tester: $USER), else none.
     private static func asked(_ option: OptionName, _ label: String, offering offered: String?, _ context: CommandContext) throws -> String {
         if let value = context.arguments.value(option) { return try SessionLabel.checked(value, option, required: false, command: "run") }
-        guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? SessionLabel.user(context.environment) ?? "" : "" }
+        guard isatty(STDIN_FILENO) == 1 else { return option == .tester ? SessionLabel.userSayingWhyNot(context) ?? "" : "" }
         // One read from the database (the last session's) is offered only while it is a label
         // that could be typed: one edited to hold an escape sequence is not carried on.
         let offered = offered.flatMap { SessionLabel.problem($0, required: false) == nil ? $0 : nil }

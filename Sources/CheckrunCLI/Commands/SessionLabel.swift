@@ -48,6 +48,15 @@ enum SessionLabel {
         return normalised(user)
     }
 
+    /// `$USER` as the tester when none is named and none is asked (`record`, a piped walk); one
+    /// that cannot be a label is said, so results are not filed unnamed without a word.
+    static func userSayingWhyNot(_ context: CommandContext) -> String? {
+        if let user = context.environment["USER"], !user.isEmpty, let problem = problem(user, required: false) {
+            context.printError("checkrun: note: $USER \(problem). It is not taken for the tester, so none is named: name one with --tester NAME.")
+        }
+        return user(context.environment)
+    }
+
     /// What is wrong with `value` as a label, as the end of a sentence naming it; nil when nothing is.
     static func problem(_ value: String, required: Bool) -> String? {
         if value.isEmpty { return required ? "is empty; results are filed under it, so name it (e.g. 2.4)" : nil }
