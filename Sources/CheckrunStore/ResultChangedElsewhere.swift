@@ -14,6 +14,9 @@ package struct ResultChangedElsewhere: Error, Sendable, CustomStringConvertible 
     /// Whether that record is an amendment, and the reason it gives.
     package var wasAmended: Bool
     package var amendReason: String?
+    /// The writer's own answer was saved first (its commit's reply was what a lost connection
+    /// took), and the other writer changed the result after it: nothing was refused.
+    package var cameAfterThisAnswer = false
 
     package var description: String {
         let who = wasAmended

@@ -24,13 +24,24 @@ extension ResultStore {
     /// the session already holds this very answer (a payload carries the time of every answer,
     /// so no other save has the same one) and nothing is written: not a second record, and not
     /// the tables either, which a teammate's amendment may have changed since.
-    /// As with `save(_:over:)`, a save another writer came before is refused.
+    /// As with `save(_:over:)`, a save another writer came before is refused; one another writer
+    /// changed after it landed is said (`ResultChangedElsewhere.cameAfterThisAnswer`).
     package func saveAfterLostConnection(_ result: CheckResult, over seen: String?) throws {
         try database.transaction(.session(result.sessionID)) {
             let landed = try database.scalarInt(
                 "SELECT count(*) FROM records WHERE session_id = ? AND result_id = ? AND kind = 'answer' AND payload = ?",
                 [.text(result.sessionID.storageText), .text(result.id.storageText), .text(result.payload)]) ?? 0
-            guard landed == 0 else { return }
+            guard landed == 0 else {
+                // Saved, with its reply lost; a teammate may have changed the result since, which
+                // the walk must say rather than carry on from the answer as if it stood.
+                do {
+                    _ = try requireUnchanged(result, since: result.payload)
+                } catch var changed as ResultChangedElsewhere {
+                    changed.cameAfterThisAnswer = true
+                    throw changed
+                }
+                return
+            }
             try write(result, over: seen)
         }
     }

@@ -71,11 +71,33 @@ import Testing
         #expect(refused?.payload == amended.payload)
         #expect(try Self.records(store, walk) == 2, "nothing was written")
         #expect(try store.results(inSession: walk.sessionID).first?.verdict == .fail)
-        #expect(throws: ResultChangedElsewhere.self) { try store.saveAfterLostConnection(walk, over: seen) }
+        let afterLostReply = #expect(throws: ResultChangedElsewhere.self) { try store.saveAfterLostConnection(walk, over: seen) }
+        #expect(afterLostReply?.cameAfterThisAnswer == false, "refused: the walk's answer never landed")
         // Going on from what the store holds lands.
         var next = amended
         next.notes = "looked again"
         try store.save(next, over: refused?.payload)
+        #expect(try store.verify().isClean)
+    }
+
+    /// The walk's answer landed but its reply was lost, and a teammate amended the result
+    /// before the walk reached the server again: nothing is written twice, and the walk is told
+    /// (as an answer saved, then changed), not left saying "Result: pass" over the amendment.
+    @Test(arguments: TestEngine.available)
+    func anAnswerWhoseReplyWasLostThenAmendedIsSaidChangedAfterIt(engine: TestEngine) throws {
+        let database = try TestDatabase(engine)
+        defer { database.remove() }
+        let store = try ResultStore(path: database.address)
+        defer { store.close() }
+        let walk = try Self.begun(store)
+        var amended = walk
+        amended.outcomes[1] = OutcomeAnswer(.fail, note: "Delete fired", answeredAt: Self.start.addingTimeInterval(5))
+        amended.verdict = .fail
+        amended.updatedAt = Self.start.addingTimeInterval(5)
+        try store.amend(amended, reason: "seen on the recording", at: Self.start.addingTimeInterval(5))
+        let changed = #expect(throws: ResultChangedElsewhere.self) { try store.saveAfterLostConnection(walk, over: nil) }
+        #expect(changed?.cameAfterThisAnswer == true && changed?.wasAmended == true && changed?.current == amended)
+        #expect(try Self.records(store, walk) == 2, "nothing was written twice")
         #expect(try store.verify().isClean)
     }
 

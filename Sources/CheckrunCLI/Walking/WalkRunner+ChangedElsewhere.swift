@@ -8,14 +8,19 @@ import Foundation
 /// says so in words, and goes on from what is saved.
 extension WalkRunner {
     /// A save refused: nothing the walk meant to say about the answer is true now, so only
-    /// what was not saved, why, and what the check holds now are said.
+    /// what was not saved, why, and what the check holds now are said. (Or an answer saved
+    /// whose reply a lost connection took, changed by another writer since: said as saved.)
     mutating func refuse(_ events: [WalkEvent], _ changed: ResultChangedElsewhere) {
         let lines = events.compactMap { event -> String? in
             guard case .say(let line) = event, !line.isEmpty else { return nil }
             return [".", "?", "!"].contains(line.last) ? line : line + "."
         }
         let answer = lines.isEmpty ? "this answer." : "\"\(lines.joined(separator: " "))\""
-        context.print("Not saved: \(answer) The \(changed), and this answer would have undone that. The walk goes on from what is saved.")
+        if changed.cameAfterThisAnswer {
+            context.print("Saved: \(answer) Since then, the \(changed). The walk goes on from what is saved.")
+        } else {
+            context.print("Not saved: \(answer) The \(changed), and this answer would have undone that. The walk goes on from what is saved.")
+        }
         seen[changed.current.id] = changed.payload
         emit(walk.adopt(changed.current))
         refused = true

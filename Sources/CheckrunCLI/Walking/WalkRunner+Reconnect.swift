@@ -78,6 +78,8 @@ extension WalkRunner {
             } catch let error as StoreError where stillWaiting(error) {
                 continue
             } catch let changed as ResultChangedElsewhere {
+                // Saved before another writer changed it: the wait is over all the same.
+                if changed.cameAfterThisAnswer { context.printError(done) }
                 throw changed
             } catch {
                 throw CommandFailure("could not save the last answer: \(error). Everything answered before it is saved; resume with: \(resumeHint)")
