@@ -114,7 +114,7 @@ package enum CheckrunCLI {
         let arguments = placingGlobalOptionsAfterTheCommand(given)
         let stderr = FileHandle.standardError
         // An error may echo what was typed (a mistyped address as a path): never its password.
-        let hidden = ServerAddressText.hiding(given + [environment["CHECKRUN_DB"] ?? ""])
+        let hidden = ServerAddressText.hiding(given + [environment["CHECKRUN_DB"] ?? ""], bare: false)
         func fail(_ message: String) {
             stderr.write(Data((ServerAddressText.scrubbed(TerminalText(message).rendered, hiding: hidden) + "\n").utf8))
         }

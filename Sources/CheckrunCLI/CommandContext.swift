@@ -26,7 +26,7 @@ package final class CommandContext {
         self.arguments = arguments
         // Only a command that declares --db may read it (the parser holds checkrun to that).
         let database = arguments.declared.contains(OptionName.db.rawValue) ? arguments.value(.db) : nil
-        passwords = ServerAddressText.hiding([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals)
+        passwords = ServerAddressText.hiding([database, environment["CHECKRUN_DB"]].compactMap { $0 } + arguments.positionals, bare: false)
         let accessible = arguments.flag(.accessible) || ["1", "true", "yes"].contains(environment["CHECKRUN_ACCESSIBLE"]?.lowercased() ?? "")
         self.accessible = accessible
         out = TextStyle.detect(fileDescriptor: 1, environment: environment, accessible: accessible, noColorFlag: arguments.flag(.noColor))

@@ -235,3 +235,17 @@ extension ServerAddressTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was created")
     }
 }
+
+extension ServerAddressTests {
+    /// A password that is also a word ("checkrun", "pass") is hidden where it stands as a
+    /// password, not cut out of checkrun's own words: every "checkrun" once became "…" in a
+    /// resume hint, which then ran nothing, and "Result: pass" read "Result: …". (What libpq
+    /// says back still loses it wherever it is.)
+    @Test func aPasswordThatIsAlsoAWordIsHiddenOnlyWhereItIsAPassword() {
+        let addresses = ["postgresql://ana:checkrun@db/x", "postgresql://ana@db/x?password=pass"]
+        let output = "checkrun: note: Result: pass. Resume with: checkrun resume 1a2b --db 'postgresql://ana:checkrun@db/x', or ana:checkrun@db, password=pass"
+        let shown = ServerAddressText.scrubbed(output, hiding: ServerAddressText.hiding(addresses, bare: false))
+        #expect(shown == "checkrun: note: Result: pass. Resume with: checkrun resume 1a2b --db 'postgresql://ana:…@db/x', or ana:…@db, password=…", "\(shown)")
+        #expect(ServerAddressText.scrubbed("libpq: checkrun refused", passwordsOf: addresses) == "libpq: … refused")
+    }
+}

@@ -90,15 +90,21 @@ extension ServerAddressText {
 
     /// What to replace in text that may repeat `addresses`, longest first: each address that
     /// holds a password, as typed and as the terminal shows it, by its masked form (a short
-    /// password too); then each password of four characters or more, in either form, by "…".
-    package static func hiding(_ addresses: [String]) -> [(String, String)] {
+    /// password too); then each password of four characters or more, in either form, by "…":
+    /// everywhere (`bare`, for text that came from elsewhere, as libpq's), or only where it
+    /// stands as a password (`:PASSWORD@`, `password=PASSWORD`), for checkrun's own output,
+    /// whose words a password such as "checkrun" or "pass" would otherwise cut out of a
+    /// resume hint or a verdict, and a short one give itself away by the gap it leaves.
+    package static func hiding(_ addresses: [String], bare: Bool = true) -> [(String, String)] {
         var pairs: [(String, String)] = []
         for address in addresses where !passwordOffsets(in: Array(address.utf8)).isEmpty {
             let shown = masked(address)
             for form in Set([address, DisplayText.neutralised(address), DisplayText.terminalSafe(address)]) { pairs.append((form, shown)) }
         }
         for password in Set(addresses.flatMap(passwords(in:))) {
-            for form in Set([password, DisplayText.neutralised(password), DisplayText.terminalSafe(password)]) { pairs.append((form, "…")) }
+            for form in Set([password, DisplayText.neutralised(password), DisplayText.terminalSafe(password)]) {
+                pairs += bare ? [(form, "…")] : [(":\(form)@", ":…@"), ("password=\(form)", "password=…"), ("password='\(form)'", "password='…'")]
+            }
         }
         return pairs.sorted { $0.0.utf8.count > $1.0.utf8.count }
     }
