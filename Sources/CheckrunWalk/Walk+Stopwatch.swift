@@ -16,15 +16,6 @@ extension Walk {
             results[index].stopwatch.append(StopwatchEvent(.stop, at: now - origin, recordedAt: date))
             stopwatch = .idle
             let seconds = results[index].activeSeconds ?? 0
-            // Enter pressed twice (a start, then a stop at once: no pause, no stop tallied) is no
-            // timing: a time of 0 seconds would pull the build's median down, where a typed one
-            // is refused.
-            let events = results[index].stopwatch.suffix(2).map(\.kind)
-            if seconds < Durations.shortest, events == [.start, .stop], results[index].tally == 0 {
-                results[index].stopwatch.removeLast()
-                return [.say("Timer stopped after \(Durations.spoken(seconds)), too soon to be the task's time (Enter pressed twice?), so it is not kept. "
-                    + "Press Enter to start the stopwatch again, or type the time, e.g. t 80.")]
-            }
             var lines: [WalkEvent] = [.say("Timer stopped: \(Durations.spoken(seconds)).")]
             if results[index].tally > 0 { lines.append(.say("Stops tallied in this timing: \(results[index].tally).")) }
             if let limit = plan[index].check.timeLimit, seconds > Double(limit) {

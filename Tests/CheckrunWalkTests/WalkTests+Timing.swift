@@ -39,16 +39,4 @@ extension WalkTests {
         transcript = feed(&typed, [("t 1:30", 2)])
         #expect(transcript.said.contains("That is over the time limit of 1 minute."), "\(transcript.said)")
     }
-
-    /// Enter pressed twice stops the timer at once: a time of none is not kept (a typed one is
-    /// refused), and the timing is asked again.
-    @Test func aTimerStoppedAtOnceIsNotKept() {
-        var walk = makeWalk()
-        let transcript = feed(&walk, [("", 1), ("", 1.01)])
-        #expect(transcript.said.last?.hasPrefix("Timer stopped after 0 seconds, too soon to be the task's time (Enter pressed twice?), so it is not kept.") == true,
-                "\(transcript.said)")
-        #expect(walk.results[0].activeSeconds == nil && walk.prompt?.step == .timing)
-        feed(&walk, [("", 2), ("", 14)])
-        #expect(walk.results[0].activeSeconds == 12)
-    }
 }

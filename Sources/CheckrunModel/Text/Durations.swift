@@ -30,9 +30,6 @@ package enum Durations {
         return larger != nil ? total : nil
     }
 
-    /// The shortest time a task can have taken, typed or timed: less is Enter pressed twice.
-    package static let shortest = 0.05
-
     /// The longest a typed time may be: one check's task, not a day's work.
     package static let longestTyped = 24 * 3600.0
 
@@ -40,7 +37,7 @@ package enum Durations {
     /// all (said as "0 seconds", so a report's medians would count a task that was not timed)
     /// or more than a day. The walk, `record` and `amend` ask this one question.
     package static func typedTimeProblem(_ seconds: Double) -> String? {
-        if seconds < shortest { return "\(spoken(seconds)) is no time for a task" }
+        if seconds < 0.05 { return "\(spoken(seconds)) is no time for a task" }
         if seconds > longestTyped { return "\(spoken(seconds)) is more than a day" }
         return nil
     }
