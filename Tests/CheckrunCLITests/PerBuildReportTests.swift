@@ -74,19 +74,19 @@ import Testing
         raw.close()
     }
 
-    /// A hotfix goes on where its release ends, so it is the newest build: its failure is the
-    /// check's latest result and trips the gate. (Ordered by the characters' codes, "-hotfix"
-    /// came before ".1": the older build's pass hid it, and the gate passed.)
-    @Test func aHotfixAfterAFourPartBuildIsTheNewest() throws {
+    /// The version a label starts with decides first: 2.4.1 (312) is newer than 2.4 (311), so its
+    /// failure is the check's latest result and trips the gate. (Ranking a dot before a space,
+    /// one build of the team's own order once put 2.4.1 (312) first, and the gate passed.)
+    @Test func aLongerVersionIsTheNewerBuildWhateverFollowsIt() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try record(folder, build: "2.4.0", device: "iPhone 15", ["--expected", "1=pass"])
-        try record(folder, build: "2.4.0.1", device: "iPhone 15", ["--expected", "1=pass"])
-        try record(folder, build: "2.4.0-hotfix", device: "iPhone 15", ["--expected", "1=fail", "--notes", "numbers overlap again"])
+        try record(folder, build: "2.4 (311)", device: "iPhone 15", ["--expected", "1=pass"])
+        try record(folder, build: "2.4.1 (312)", device: "iPhone 15", ["--expected", "1=fail", "--notes", "numbers overlap again"])
+        try record(folder, build: "2.4.1-hotfix", device: "iPhone 15", ["--expected", "1=fail", "--notes", "numbers overlap again"])
         let report = try JSONParser.parse(try checkrun(["report", "--release", "2.4", "--format", "json"], in: folder).stdout)
-        #expect(report["builds"]?.arrayValue?.compactMap(\.stringValue) == ["2.4.0", "2.4.0.1", "2.4.0-hotfix"])
+        #expect(report["builds"]?.arrayValue?.compactMap(\.stringValue) == ["2.4 (311)", "2.4.1 (312)", "2.4.1-hotfix"])
         #expect(try checkrun(["report", "--release", "2.4", "--fail-on-failure"], in: folder).status == 3)
         let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
-        #expect(compared.status == 3 && compared.stdout.contains("2.4.0.1 → 2.4.0-hotfix: REGRESSION (verdict pass → fail)"), "\(compared.stdout)")
+        #expect(compared.status == 3 && compared.stdout.contains("2.4 (311) → 2.4.1 (312): REGRESSION (verdict pass → fail)"), "\(compared.stdout)")
     }
 }

@@ -14,9 +14,11 @@ import Testing
                       // Never a circle: a candidate is older than a hotfix of its release too.
                       ("2.4.0-rc.1", "2.4.0-hotfix"), ("1.0rc1", "1.0.1"), ("2.4.0-rc.1", "2.4.0 (5)"), ("2.4.0-beta.1", "2.4.0-RC1"),
                       ("2.4.0-prerelease", "2.4.0"),
-                      // What goes on after a label ends: a number after a dot, then after another
-                      // separator, then a word, whatever the characters' codes ("-" sorts before ".").
-                      ("2.4.0.1", "2.4.0-hotfix"), ("2.4.0.1", "2.4.0 (5)"), ("2.4.0 (5)", "2.4.0-hotfix"), ("311.1", "311a")])
+                      // The version a label starts with decides first, a longer one after a shorter
+                      // one, whatever follows either (a build number, a hotfix, an underscore).
+                      ("2.4 (311)", "2.4.1 (312)"), ("2.4 build 311", "2.4.1 build 312"), ("2.4-hotfix1", "2.4.1"), ("2.4_311", "2.4.1_312"),
+                      ("2.4.0-hotfix", "2.4.0.1"), ("2.4.0 (5)", "2.4.0.1"), ("311a", "311.1"), ("2.4.0 (5)", "2.4.0-hotfix"),
+                      ("2024.11.30", "2024.12.1"), ("1.2.3+build.5", "1.2.3+build.6")])
     func theFirstComesBeforeTheSecond(earlier: String, later: String) {
         #expect(BuildOrder.compare(earlier, later) == .orderedAscending)
         #expect(BuildOrder.compare(later, earlier) == .orderedDescending)
@@ -36,7 +38,8 @@ import Testing
     /// and put a release candidate last.
     @Test func theOrderIsTotalOverMixedLabels() {
         let labels = ["2.4.0-rc.1", "2.4.0", "2.4.0-hotfix", "2.4.0 (5)", "2.4.0.1", "1.0rc1", "1.0", "1.0.1", "2.4.0-RC1", "2.4.0-beta.1",
-                      "v10", "9", "11", "311", "311a", "build 9", "build 10", "2.4", "2.4.0-rc.10", "1.0.dev2"]
+                      "v10", "9", "11", "311", "311a", "build 9", "build 10", "2.4", "2.4.0-rc.10", "1.0.dev2",
+                      "2.4 (311)", "2.4.1 (312)", "2.4-hotfix1", "2.4.1", "2.4_311", "311.1", "beta 3", "", "e\u{301}", "\u{e9}.", "2.4.", "v2.4.1"]
         for a in labels {
             #expect(BuildOrder.compare(a, a) == .orderedSame)
             for b in labels where a != b {

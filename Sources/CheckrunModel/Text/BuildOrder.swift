@@ -37,14 +37,41 @@ package enum BuildOrder {
         return (seenA, a) < (seenB, b)
     }
 
-    /// Part-by-part comparison: runs of digits by value, other runs as text. Where one label
-    /// goes on after the other ends, what follows decides: a pre-release word ("-rc.", "beta")
-    /// comes before the end of a label, and a number or any other text after it, so
-    /// 2.4.0-beta.1 < 2.4.0-rc.2 < 2.4.0 < 2.4.0.1 < 2.4.0 (5) < 2.4.0-hotfix. Each part is
-    /// ranked by that kind first, and the end of a label is a part of its own: the order is a
-    /// total one, never a circle (which once made a release candidate the newest build).
+    /// The version a label starts with first, its numbers joined by dots, by value and a shorter
+    /// one first (2.4 (311) < 2.4.1 (312); 2.4-hotfix1 < 2.4.1; 2.4.0-hotfix < 2.4.0.1), then the
+    /// rest part by part: runs of digits by value, other runs as text. Where one label goes on
+    /// after the other ends, what follows decides: a pre-release word ("-rc.", "beta") comes
+    /// before the end of a label, and a number or any other text after it, so 2.4.0-beta.1 <
+    /// 2.4.0-rc.2 < 2.4.0 < 2.4.0 (5) < 2.4.0-hotfix. Each part is ranked by that kind first
+    /// (a label starting with a number by that first part's kind too), and the end of a label
+    /// is a part of its own: the order is a total one, never a circle (which once made a
+    /// release candidate the newest build).
     package static func compare(_ a: String, _ b: String) -> ComparisonResult {
-        let left = parts(a), right = parts(b)
+        var left = parts(a), right = parts(b)
+        if case .number? = left.first, case .number? = right.first {
+            let (x, y) = (versionCore(&left), versionCore(&right))
+            for index in 0..<min(x.count, y.count) where compareDigits(x[index], y[index]) != .orderedSame {
+                return compareDigits(x[index], y[index])
+            }
+            if x.count != y.count { return x.count < y.count ? .orderedAscending : .orderedDescending }
+        }
+        return compare(parts: left, right)
+    }
+
+    /// The numbers joined by dots a label's parts start with, taken off the parts.
+    private static func versionCore(_ parts: inout [Part]) -> [String] {
+        guard case .number(let first)? = parts.first else { return [] }
+        var core = [first]
+        var taken = 1
+        while taken + 1 < parts.count, parts[taken] == .text("."), case .number(let next) = parts[taken + 1] {
+            core.append(next)
+            taken += 2
+        }
+        parts.removeFirst(taken)
+        return core
+    }
+
+    private static func compare(parts left: [Part], _ right: [Part]) -> ComparisonResult {
         for index in 0..<max(left.count, right.count) {
             let x = index < left.count ? left[index] : nil, y = index < right.count ? right[index] : nil
             let order = compare(x, y)
@@ -60,12 +87,12 @@ package enum BuildOrder {
         switch (x, y) {
         case let (.number(m)?, .number(n)?): return compareDigits(m, n)
         case let (.text(m)?, .text(n)?):
-            // Pre-release words by the word whatever its case (beta < rc, RC1 as rc1); other text
-            // a dot first, then other separators, then words (2.4.0.1 < 2.4.0 (5) < 2.4.0-hotfix,
-            // whatever the characters' codes say: "-" comes before "."); then as written.
-            let (u, v) = p == 0 ? (preReleaseWord(m), preReleaseWord(n)) : (String(continuationRank(m)), String(continuationRank(n)))
+            // Pre-release words by the word whatever its case (beta < rc, RC1 as rc1), then as
+            // written, byte by byte (String's `<` holds neither way between "e\u{301}" and "é.").
+            let (u, v) = p == 0 ? (preReleaseWord(m), preReleaseWord(n)) : ("", "")
             if u != v { return u < v ? .orderedAscending : .orderedDescending }
-            return m == n ? .orderedSame : (m < n ? .orderedAscending : .orderedDescending)
+            if m.utf8.elementsEqual(n.utf8) { return .orderedSame }
+            return m.utf8.lexicographicallyPrecedes(n.utf8) ? .orderedAscending : .orderedDescending
         default: return .orderedSame
         }
     }
@@ -78,12 +105,6 @@ package enum BuildOrder {
         case .number?: 2
         case .text?: 3
         }
-    }
-
-    /// Where a text part that is not a pre-release word goes among others: a dot (a version's
-    /// own separator), then other separators (before a number), then text holding a word.
-    private static func continuationRank(_ text: String) -> Int {
-        text.contains { $0.isLetter } ? 2 : (text == "." ? 0 : 1)
     }
 
     /// Words that mark a build before its release, as SemVer (`-rc.1`), Python (`rc1`, `.dev2`)
