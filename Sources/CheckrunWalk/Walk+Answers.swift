@@ -80,6 +80,13 @@ extension Walk {
         return [.say("Overall: \(verdict.spoken).")] + answered(index, date: date)
     }
 
+    /// Notes answered now are never older than the failure they explain: answered on a machine
+    /// whose clock ran ahead, that failure is in this clock's future, and notes timed by this
+    /// clock would be asked for again and again.
+    func notesTime(_ index: Int, _ date: Date) -> Date {
+        max(date, results[index].latestUnexplainedFailure(plan[index].check) ?? date)
+    }
+
     mutating func answerNotes(_ text: String, _ index: Int, date: Date) -> [WalkEvent] {
         let check = plan[index].check
         if text.unicodeScalars.count > AnswerLimits.notesLength {
@@ -87,7 +94,7 @@ extension Walk {
         }
         if text.isEmpty, let kept = results[index].notes, !kept.isEmpty {
             // Kept for a failure answered after them: now they are its reason, as of now.
-            if results[index].notesPredateAnUnexplainedFailure(check) { results[index].notesAnsweredAt = date }
+            if results[index].notesPredateAnUnexplainedFailure(check) { results[index].notesAnsweredAt = notesTime(index, date) }
             return [.say("Kept the notes.")] + answered(index, date: date)
         }
         if text.trimmingCharacters(in: .whitespaces).isEmpty && results[index].needsNotes(check) {
@@ -98,9 +105,9 @@ extension Walk {
         }
         let stored = text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : text
         // The same notes again (Enter where there were none) are no new answer: their time stays.
-        if results[index].notes != stored || results[index].notesAnsweredAt == nil {
+        if results[index].notes != stored || results[index].notesAnsweredAt == nil || results[index].notesPredateAnUnexplainedFailure(check) {
             results[index].notes = stored
-            results[index].notesAnsweredAt = date
+            results[index].notesAnsweredAt = notesTime(index, date)
         }
         let echo: WalkEvent = stored.isEmpty ? .say("No notes.") : .say("Notes saved: \(DisplayText.preview(stored))")
         return [echo] + answered(index, date: date)

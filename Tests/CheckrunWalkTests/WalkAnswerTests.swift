@@ -78,6 +78,12 @@ import Testing
         #expect(!turned.saves.contains { $0.verdict == .fail }, "no failure is saved with the pass's notes unasked")
         let kept = harness.feed(&walk, [("", 8)])
         #expect(kept.saves.last?.verdict == .fail && kept.saves.last?.notesAnsweredAt == WalkTests.start.addingTimeInterval(8), "\(kept.said)")
+        // A failure answered by a clock an hour ahead (resumed on another machine): the notes
+        // answered now are asked for once, not again and again until that hour has passed.
+        var skewed = harness.makeWalk()
+        harness.feed(&skewed, [("t 5", 1), ("p", 2), ("p", 3), ("all good", 4), ("b", 5), ("b", 6), ("f", 3_600)])
+        let answered = harness.feed(&skewed, [("", 9)])
+        #expect(answered.saves.last?.verdict == .fail && skewed.prompt?.step != .notes, "\(answered.said)")
     }
 
     /// A draft check's "Did it pass?" gone back to shows the answer given, and Enter keeps it,

@@ -85,7 +85,13 @@ extension CheckResult {
     /// a pass ("all good"), they would be filed as the failure's reason, so the walk asks for
     /// them again, and Enter keeps them.
     package func notesPredateAnUnexplainedFailure(_ check: Check) -> Bool {
-        guard let notes, !notes.isEmpty, let written = notesAnsweredAt, needsNotes(check) else { return false }
+        guard let notes, !notes.isEmpty, let written = notesAnsweredAt, let failed = latestUnexplainedFailure(check) else { return false }
+        return failed > written
+    }
+
+    /// When the newest failure that needs the notes was answered, if one does.
+    package func latestUnexplainedFailure(_ check: Check) -> Date? {
+        guard needsNotes(check) else { return nil }
         var failedAt = outcomes.compactMap { answer in
             answer.flatMap { $0.verdict == .fail && ($0.note ?? "").isEmpty ? $0.answeredAt : nil }
         }
@@ -93,7 +99,7 @@ extension CheckResult {
             guard let ceiling = counter.ceiling, let counted = counters[counter.id], counted.value > ceiling else { continue }
             failedAt.append(counted.answeredAt)
         }
-        return failedAt.contains { $0 > written }
+        return failedAt.max()
     }
 
     /// Whether this result holds the same answers as `other`, whenever each was given: the same
