@@ -22,6 +22,7 @@ extension Comparison {
             figures.notApplicable = figures.notApplicable || notApplicable.contains(figures.resultRow)
             for osVersion in onlyNotApplicable {
                 figures.osVersions.passed.remove(osVersion)
+                figures.osVersions.passedThenSetAside.remove(osVersion)
                 figures.osVersions.tested.remove(osVersion)
             }
             checks[check].builds[build] = figures

@@ -101,8 +101,8 @@ package struct BuildFigures: Sendable, Equatable {
         /// this one: each must pass here for a fix (see `markFailuresStandingBefore`).
         package var failedInEarlierRelease: Set<String> = []
         /// Where the device was tested on more than one OS version, the row of each one's latest
-        /// result that passed: a pass made only of outcomes not applicable shows no fix there
-        /// (see `markNotApplicable`).
+        /// result that passed (kept, or set aside afterwards): a pass made only of outcomes not
+        /// applicable shows no fix there (see `markNotApplicable`).
         package var passedRows: [String: Int64] = [:]
 
         /// Those whose latest result passed, kept or set aside afterwards.

@@ -17,7 +17,7 @@ extension Comparison {
         var latestOnOS: [[String: Latest]]
         /// Per build, the latest result that passed or failed on each OS version: a pass set
         /// aside afterwards still clears a failure that stood there, as reports count it.
-        var latestAnsweredOnOS: [[String: (verdict: Verdict, at: Double)]]
+        var latestAnsweredOnOS: [[String: (verdict: Verdict, at: Double, row: Int64)]]
         var counts: [Int]
 
         init(scopes: Int) {
@@ -38,7 +38,7 @@ extension Comparison {
                 latestOnOS[row.scope][row.osVersion] = (row.verdict, row.protocolHash, row.answeredAt, row.row, setAside ? row.counters : [:])
             }
             if row.verdict == .pass || row.verdict == .fail, (latestAnsweredOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
-                latestAnsweredOnOS[row.scope][row.osVersion] = (row.verdict, row.answeredAt)
+                latestAnsweredOnOS[row.scope][row.osVersion] = (row.verdict, row.answeredAt, row.row)
             }
         }
 
@@ -66,7 +66,12 @@ extension Comparison {
             let passed = Set(latestOnOS[scope].filter { $0.value.verdict == .pass }.keys)
             // Set aside after a pass (and not counted failed by what stands behind it).
             let setAsideAfterAPass = latestOnOS[scope].filter { $0.value.verdict.isSetAside && latestAnsweredOnOS[scope][$0.key]?.verdict == .pass }
-            let passedRows = tested.count > 1 ? latestOnOS[scope].filter { $0.value.verdict == .pass }.mapValues(\.row) : [:]
+            // The pass behind each OS version that passed, kept or set aside afterwards.
+            var passedRows: [String: Int64] = [:]
+            if tested.count > 1 {
+                for (osVersion, latest) in latestOnOS[scope] where latest.verdict == .pass { passedRows[osVersion] = latest.row }
+                for osVersion in setAsideAfterAPass.keys { passedRows[osVersion] = latestAnsweredOnOS[scope][osVersion]?.row }
+            }
             return BuildFigures.OSVersions(tested: tested, failed: verdict == .fail && failed.isEmpty ? tested : failed, passed: passed, answeredFail: failed,
                                            passedThenSetAside: Set(setAsideAfterAPass.keys), passedRows: passedRows)
         }

@@ -166,6 +166,16 @@ import Testing
         #expect(across.stdout.contains("changed") && !across.stdout.contains("fixed"), "\(across.stdout)")
         try helper.record(folder, build: "311", os: "17.5", ["--expected", "1=pass"])
         #expect(try helper.checkrun(["compare", "--release", "2.4"], in: folder).stdout.contains("310 → 311: fixed"))
+
+        // Not applicable, then skipped there: the pass set aside is no fix either.
+        let skipped = try TemporaryFolder()
+        defer { skipped.remove() }
+        try helper.record(skipped, build: "310", os: "17.5", ["--expected", "1=fail", "--notes", "overlap"])
+        try helper.record(skipped, build: "311", os: "17.5", ["--expected", "1=na"])
+        try helper.record(skipped, build: "311", os: "17.5", ["--verdict", "skipped"])
+        try helper.record(skipped, build: "311", os: "18.2", ["--expected", "1=pass"])
+        let afterSkip = try helper.checkrun(["compare", "--release", "2.4"], in: skipped)
+        #expect(afterSkip.stdout.contains("310 → 311: changed") && !afterSkip.stdout.contains("fixed"), "\(afterSkip.stdout)")
     }
 
     /// Blocked, then a pass on the same OS version, while another OS version's failure stands:
