@@ -194,7 +194,9 @@ struct ServerSchemaTests {
         corrected.outcomes[0] = OutcomeAnswer(.pass)
         corrected.notes = nil
         try store.amend(corrected, reason: "the debug overlay fired it", at: Date())
-        try store.saveAfterLostConnection(result, over: nil)
+        // Nothing is written, and the walk is told its answer was changed after it landed.
+        let changed = #expect(throws: ResultChangedElsewhere.self) { try store.saveAfterLostConnection(result, over: nil) }
+        #expect(changed?.cameAfterThisAnswer == true)
         #expect(try records(store, result).map(\.kind) == [.answer, .amend])
         #expect(try store.results(inSession: result.sessionID).first?.verdict == .pass, "the amendment stands")
         #expect(try store.verify().isClean)
