@@ -108,6 +108,19 @@ import Testing
         #expect(contradicted.status == 2 && contradicted.stderr.contains("hits 10 against at least 10 of 10 is a pass"), "\(contradicted.stderr)")
     }
 
+    /// A pass's notes ("all good") are not filed as the reason of a failure an amendment gives:
+    /// as the walk asks for them again, `amend` asks for --notes.
+    @Test func anAmendmentThatFailsAPassAsksForNotesWrittenForTheFailure() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try record(["--count", "hits=10", "--expected", "2=pass", "--notes", "all good"], in: folder).status == 0)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--reason", "seen on the recording", "--expected", "2=fail"]
+        let refused = try checkrun(amend, in: folder)
+        #expect(refused.status == 2 && refused.stderr.contains("its notes were written before it (\"all good\"): give --notes saying why it fails"), "\(refused.stderr)")
+        let amended = try checkrun(amend + ["--notes", "Delete fired once"], in: folder)
+        #expect(amended.status == 0 && amended.stdout.contains("now fail"), "\(amended.stderr)")
+    }
+
     /// An outcome a count decided can be corrected to not applicable only with its count taken
     /// back (`--count NAME=none`): the count is refused beside it, so a failing count is never
     /// set aside while it stays in the result. A count taken back leaves no number on its outcome.

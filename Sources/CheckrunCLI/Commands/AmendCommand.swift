@@ -155,29 +155,7 @@ struct AmendCommand: CheckrunCommand {
             let value = verdict == .notApplicable ? nil : result.outcomes[index]?.value
             result.outcomes[index] = OutcomeAnswer(verdict, value: value, note: result.outcomes[index]?.note, answeredAt: now)
         }
-        for (name, value) in counts {
-            if value == nil && result.counters[name] == nil {
-                throw UsageError("--count \(name)=none: the result has no count of \(name) to take back", command: "amend")
-            }
-            result.counters[name] = value.map { CounterValue($0, answeredAt: now) }
-            for (index, outcome) in check.expected.enumerated() where outcome.target?.counter == name {
-                guard index < result.outcomes.count, let target = outcome.target else { continue }
-                guard let value else {
-                    // The count is taken back: the outcome keeps the tester's answer, without the number.
-                    result.outcomes[index]?.value = nil
-                    continue
-                }
-                guard result.outcomes[index]?.verdict != .notApplicable else { continue }
-                // An outcome answered by --expected too holds the new count beside the verdict
-                // given (which the count must not contradict: see below); any other whose target
-                // counts this counter is judged again by the new count.
-                if outcomes.contains(where: { $0.index == index }) {
-                    result.outcomes[index]?.value = value
-                    continue
-                }
-                result.outcomes[index] = OutcomeAnswer(target.isMet(by: value) ? .pass : .fail, value: value, note: result.outcomes[index]?.note, answeredAt: now)
-            }
-        }
+        try applyCounts(counts, to: &result, check: check, answeredByExpected: Set(outcomes.map(\.index)), at: now)
         if let text = arguments.value(.seconds) {
             result.stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: try ResultOptions.seconds(text, command: "amend"), recordedAt: now))
         }
@@ -197,11 +175,45 @@ struct AmendCommand: CheckrunCommand {
         guard given != nil || !outcomes.isEmpty || !counts.isEmpty || arguments.value(.seconds) != nil || arguments.value(.notes) != nil || changesEvidence else {
             throw UsageError("nothing to correct: give --verdict, --expected, --count, --seconds, --notes, --attach or --withdraw", command: "amend")
         }
+        // As the walk asks again for notes written before a failure answered after them: notes
+        // of a result that had not failed (a pass's "all good") are not the new failure's reason.
+        if arguments.value(.notes) == nil, original.verdict != .fail, result.notesPredateAnUnexplainedFailure(check), let notes = result.notes {
+            throw CommandFailure("the correction fails the check, and its notes were written before it (\"\(DisplayText.preview(notes, limit: 80))\"): "
+                + "give --notes saying why it fails (the same text again keeps them). Nothing was amended", exitCode: 2)
+        }
         let contradictions = Judgement.contradictions(of: result, against: check)
         guard contradictions.isEmpty else {
             throw CommandFailure("the corrected result contradicts itself: \(contradictions.joined(separator: "; ")). Nothing was amended\(countToTakeBack(result, check))", exitCode: 2)
         }
         return result
+    }
+
+    /// The counts given, each with the outcomes its counter decides: judged again by the new
+    /// count, or holding it beside the verdict `--expected` gave them.
+    private static func applyCounts(_ counts: [(String, Int?)], to result: inout CheckResult, check: Check, answeredByExpected: Set<Int>, at now: Date) throws {
+        for (name, value) in counts {
+            if value == nil && result.counters[name] == nil {
+                throw UsageError("--count \(name)=none: the result has no count of \(name) to take back", command: "amend")
+            }
+            result.counters[name] = value.map { CounterValue($0, answeredAt: now) }
+            for (index, outcome) in check.expected.enumerated() where outcome.target?.counter == name {
+                guard index < result.outcomes.count, let target = outcome.target else { continue }
+                guard let value else {
+                    // The count is taken back: the outcome keeps the tester's answer, without the number.
+                    result.outcomes[index]?.value = nil
+                    continue
+                }
+                guard result.outcomes[index]?.verdict != .notApplicable else { continue }
+                // An outcome answered by --expected too holds the new count beside the verdict
+                // given (which the count must not contradict: see `corrected`); any other whose target
+                // counts this counter is judged again by the new count.
+                if answeredByExpected.contains(index) {
+                    result.outcomes[index]?.value = value
+                    continue
+                }
+                result.outcomes[index] = OutcomeAnswer(target.isMet(by: value) ? .pass : .fail, value: value, note: result.outcomes[index]?.note, answeredAt: now)
+            }
+        }
     }
 
     /// The attachment `name` names: its number in the result's list (from 1), its file name,
