@@ -209,7 +209,7 @@ extension Comparison {
         for index in figures.indices.dropFirst() {
             let before = figures[index - 1], after = figures[index]
             defer {
-                if let after { standing = standing.subtracting(after.osVersions.passed.union(after.osVersions.passedThenSetAside)).union(after.osVersions.failed) }
+                if let after { standing = standing.subtracting(after.osVersions.cleared).union(after.osVersions.failed) }
             }
             if before == nil && after == nil { continue }
             var change = BuildChange(from: index - 1, to: index, secondsDelta: nil, percentDelta: nil, counterDeltas: [:],

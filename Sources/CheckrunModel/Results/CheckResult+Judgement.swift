@@ -73,11 +73,21 @@ extension CheckResult {
     /// A failed outcome answered with its own note ("f Delete fired twice") is explained.
     package func needsNotes(_ check: Check) -> Bool {
         if check.expected.isEmpty { return verdict == .fail }
-        let unexplained = outcomes.contains { $0?.verdict == .fail && ($0?.note ?? "").isEmpty }
-        let overCeiling = check.counters.contains { counter in
-            counter.ceiling.map { (counters[counter.id]?.value ?? 0) > $0 } ?? false
+        return !unexplainedFailureTimes(check).isEmpty
+    }
+
+    /// When each failure no note explains was answered: an outcome answered fail without a note
+    /// of its own, a count over its ceiling (a ceiling is never below 0, so a count not given is
+    /// none over it).
+    private func unexplainedFailureTimes(_ check: Check) -> [Date] {
+        var failedAt = outcomes.compactMap { answer in
+            answer.flatMap { $0.verdict == .fail && ($0.note ?? "").isEmpty ? $0.answeredAt : nil }
         }
-        return unexplained || overCeiling
+        for counter in check.counters {
+            guard let ceiling = counter.ceiling, let counted = counters[counter.id], counted.value > ceiling else { continue }
+            failedAt.append(counted.answeredAt)
+        }
+        return failedAt
     }
 
     /// Whether the notes were written before the newest failure they now have to explain (an
@@ -92,14 +102,7 @@ extension CheckResult {
     /// When the newest failure that needs the notes was answered, if one does.
     package func latestUnexplainedFailure(_ check: Check) -> Date? {
         guard needsNotes(check) else { return nil }
-        var failedAt = outcomes.compactMap { answer in
-            answer.flatMap { $0.verdict == .fail && ($0.note ?? "").isEmpty ? $0.answeredAt : nil }
-        }
-        for counter in check.counters {
-            guard let ceiling = counter.ceiling, let counted = counters[counter.id], counted.value > ceiling else { continue }
-            failedAt.append(counted.answeredAt)
-        }
-        return failedAt.max()
+        return unexplainedFailureTimes(check).max()
     }
 
     /// Whether this result holds the same answers as `other`, whenever each was given: the same
