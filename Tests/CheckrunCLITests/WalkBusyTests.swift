@@ -107,4 +107,72 @@ import Testing
         #expect(saved.first?.outcomes.first??.value == 10)
         #expect(saved.first?.outcomes.count ?? 0 < 2 || saved.first?.outcomes[1] == nil, "the second answer was not saved")
     }
+    /// A walk of build 310 begun and left: the database exists, with one session.
+    func startAndQuitAWalk(_ folder: TemporaryFolder) throws {
+        let first = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "310", "--check", "tiny-target/touch-one-hand"])
+        try first.expect("Press Enter to start the stopwatch")
+        first.sendLine("q")
+        #expect(first.waitForExit() == 0)
+    }
+
+    /// A walk started while another checkrun holds the file gave up after 30 seconds without a
+    /// word ("try again"): it now says within seconds that it waits, and begins once it is free.
+    @Test func aWalkStartedWhileTheFileIsBusySaysItWaitsThenBegins() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try startAndQuitAWalk(folder)
+        let other = try Database(path: folder.path("db.sqlite"))
+        try other.execute("BEGIN EXCLUSIVE")
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("is busy: another checkrun is writing to it, so the session is not started yet")
+        try other.execute("COMMIT")
+        other.close()
+        try terminal.expect("The database is free again, and the session is started.")
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.sendLine("q")
+        #expect(terminal.waitForExit() == 0)
+        let store = try ResultStore(path: folder.path("db.sqlite"))
+        defer { store.close() }
+        #expect(try store.sessionSummaries().map(\.session.build).sorted() == ["310", "311"])
+    }
+
+    @Test func controlCWhileTheStartWaitsSaysNothingWasStarted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try startAndQuitAWalk(folder)
+        let other = try Database(path: folder.path("db.sqlite"))
+        defer { other.close() }
+        try other.execute("BEGIN EXCLUSIVE")
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("so the session is not started yet")
+        terminal.send("\u{03}")
+        try terminal.expect("Stopped while waiting for the database; nothing was started.")
+        #expect(terminal.waitForExit() == 130)
+        try other.execute("COMMIT")
+        let store = try ResultStore(path: folder.path("db.sqlite"))
+        defer { store.close() }
+        #expect(try store.sessionSummaries().map(\.session.build) == ["310"])
+    }
+    /// On a team store, a walk begun while a merge holds the writers' lock waited 30 seconds
+    /// without a word, then ended with nothing started.
+    @Test(.enabled(if: TestEngine.server != nil, "needs CHECKRUN_TEST_POSTGRES and the PostgreSQL trait"))
+    func onATeamStoreAWalkStartedWhileTheWritersLockIsHeldSaysItWaits() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let other = try ResultStore(path: database.address)
+        defer { other.close() }
+        try other.database.execute("BEGIN")
+        try other.database.execute("SELECT pg_advisory_xact_lock(\(0x63_68_65_63_6B_72_75_6E))")
+        let terminal = try PseudoTerminal(["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--device", "iPhone 15",
+                                           "--tester", "Ana", "--protocols", walkTests.protocols, "--db", database.address], directory: folder.path)
+        try terminal.expect("is busy: another checkrun is writing to it, so the session is not started yet")
+        try other.database.execute("COMMIT")
+        try terminal.expect("The database is free again, and the session is started.")
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.sendLine("q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(try other.sessionSummaries().map(\.session.build) == ["311"])
+    }
 }

@@ -70,13 +70,19 @@ struct RunCommand: CheckrunCommand {
         }
         // The session and the text of every protocol it walks are kept together; Ctrl-C waits
         // for the commit, so what it then says is true: nothing started, or a session to resume.
-        try SignalTrap.deferringSignals {
-            try store.batch {
-                try store.insert(session)
-                try store.keep(uniqueDocuments(checks))
+        // Another checkrun writing (a long merge) is said and waited for, as during the walk.
+        try BusyStore(store: store, context: context).waitingWhileBusy({
+            try SignalTrap.deferringSignals {
+                try store.batch {
+                    try store.insert(session)
+                    try store.keep(uniqueDocuments(checks))
+                }
+                SignalTrap.install(message: TerminalText("\nInterrupted. Session \(session.shortID) was started, and nothing in it is answered yet. Resume with: \(context.resumeCommand(session.shortID))\n").rendered)
             }
-            SignalTrap.install(message: TerminalText("\nInterrupted. Session \(session.shortID) was started, and nothing in it is answered yet. Resume with: \(context.resumeCommand(session.shortID))\n").rendered)
-        }
+        }, waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so the session is not started yet. "
+            + "Waiting for it to finish; the walk begins then. To stop, press Control-C; nothing is started until then.",
+           stopped: "Stopped while waiting for the database; nothing was started.",
+           done: "The database is free again, and the session is started.")
         context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)")\(session.osVersion.isEmpty ? "" : ", OS \(session.osVersion)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
         context.print("Type question mark (?) at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
