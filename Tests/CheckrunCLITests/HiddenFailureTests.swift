@@ -29,6 +29,11 @@ import Testing
         "UPDATE sessions SET release = '2.3' WHERE build = '311'",
         "UPDATE sessions SET build = '309' WHERE build = '311'",
         "PRAGMA foreign_keys = OFF; DELETE FROM sessions WHERE build = '311'",
+        // The same text stored as bytes: SQL compares a BLOB with no text, so the session left
+        // every `release = ?` while it read, and hashed, as the text it was (verify passed).
+        "UPDATE sessions SET release = CAST(release AS BLOB) WHERE build = '311'",
+        "UPDATE sessions SET build = CAST(build AS BLOB) WHERE build = '311'",
+        "UPDATE sessions SET device = CAST(device AS BLOB) WHERE build = '311'",
     ])
     func aSessionMovedOutOrDeletedIsNamed(sql: String) throws {
         let folder = try TemporaryFolder()
@@ -41,6 +46,25 @@ import Testing
             let run = try checkrun(command, in: folder)
             #expect(run.status == 1 && run.stdout.isEmpty, "\(sql) \(command): \(run.status) \(run.stdout)")
             #expect(run.stderr.contains("the session's details") || run.stderr.contains("the session was deleted"), "\(run.stderr)")
+        }
+        #expect(try checkrun(["verify"], in: folder).status == 1, "\(sql)")
+    }
+
+    /// A trigger added by hand runs inside checkrun's own writes: one deleting every session
+    /// whose record holds a failure let `record` say "Recorded … fail" of a session gone the
+    /// moment it was saved, and `verify` pass. A file holding one is refused, and left as it is.
+    @Test func aDatabaseHoldingATriggerIsRefusedUntouched() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", ["--verdict", "pass", "--expected", "1=pass", "--expected", "2=pass", "--expected", "3=pass", "--expected", "4=pass", "--expected", "5=pass"])
+        try tamper(folder, "CREATE TRIGGER hide AFTER INSERT ON records WHEN NEW.payload LIKE '%\"fail\"%' BEGIN DELETE FROM sessions WHERE id = NEW.session_id; END")
+        let recorded = try checkrun(["record", "--release", "2.4", "--build", "311", "--device", "A", "--check", "over-grouped-control/voiceover",
+                                     "--verdict", "fail", "--expected", "1=fail", "--notes", "read as three stops"], in: folder)
+        #expect(recorded.status == 1 && recorded.stderr.contains("holds a trigger checkrun never creates (hide, on records)"), "\(recorded.stderr)")
+        #expect(!recorded.stdout.contains("Recorded"))
+        for command in [["verify"], ["report", "--release", "2.4"]] {
+            let run = try checkrun(command, in: folder)
+            #expect(run.status == 1 && run.stderr.contains("holds a trigger checkrun never creates"), "\(command): \(run.stderr)")
         }
     }
 

@@ -60,11 +60,16 @@ package struct Row {
     /// A text column's bytes where the engine keeps them, for the length of `body` only; nil
     /// for NULL. Verification reads every record this way: no string is made of a value that
     /// is only hashed or compared.
+    ///
+    /// In SQLite, a value stored as bytes (a BLOB) is no text either: checkrun writes text only,
+    /// and SQL compares a BLOB with no text, so a label cast to bytes by hand dropped its session
+    /// out of every `release = ?` while it read, and hashed, as the text it was.
     package func withText<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T? {
         switch source {
         case .sqlite(let statement):
             // The type first: asking for text converts a number in place.
-            guard sqlite3_column_type(statement, index) != SQLITE_NULL, let text = sqlite3_column_text(statement, index) else { return nil }
+            let type = sqlite3_column_type(statement, index)
+            guard type != SQLITE_NULL, type != SQLITE_BLOB, let text = sqlite3_column_text(statement, index) else { return nil }
             return try body(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
         #if PostgreSQL
         case .server(let result, let row):

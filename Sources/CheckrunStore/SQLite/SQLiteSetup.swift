@@ -1,3 +1,4 @@
+import CheckrunModel
 import Foundation
 
 /// What opening an SQLite file does before the store uses it: refuse another program's file or
@@ -8,6 +9,11 @@ enum SQLiteSetup {
         let applicationID = try database.scalarInt("PRAGMA application_id") ?? 0
         if hasTables > 0 && applicationID != Int(Schema.applicationID) {
             throw StoreError("\(database.path) is an SQLite database of another program, not checkrun's; it was left untouched. Choose another file with --db PATH")
+        }
+        // checkrun creates no trigger: one added behind its back runs inside checkrun's own
+        // writes, and could delete a failure the moment it was announced as saved.
+        if let trigger = try database.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name LIMIT 1", [], { ($0.string(0) ?? "", $0.string(1) ?? "") }).first {
+            throw StoreError("\(database.path) holds a trigger checkrun never creates (\(DisplayText.preview(trigger.0, limit: 80)), on \(DisplayText.preview(trigger.1, limit: 80))): it would run inside checkrun's own writes, so nothing was read or written. Look at it with the sqlite3 shell's .schema; once you know what it does, remove it with DROP TRIGGER, then run `checkrun verify`")
         }
         let version = try database.userVersion
         if version > Schema.latestVersion {

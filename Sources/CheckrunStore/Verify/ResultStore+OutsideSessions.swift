@@ -32,7 +32,7 @@ extension ResultStore {
                                   startedAt: row.date(7) ?? Date(timeIntervalSince1970: 0), finishedAt: row.date(8))
             if !first.hasSameBytes(as: digester.digest(of: session, storedPlan: storedPlan)) || !Self.firstRecordIntact(row) {
                 problems.append(VerificationProblem(session: id, sequence: 1, message: Self.sessionDetailsChanged
-                    + ", perhaps to move it out of what this covers (it now reads release \(DisplayText.preview(session.release, limit: 40)), build \(DisplayText.preview(session.build, limit: 40)))"))
+                    + ", perhaps to move it out of what this covers (it now reads release \"\(DisplayText.preview(session.release, limit: 40))\", build \"\(DisplayText.preview(session.build, limit: 40))\")"))
             }
         }
         problems += try firstRecordProblems(withoutFirst)
