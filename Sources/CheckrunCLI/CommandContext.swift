@@ -72,6 +72,12 @@ package final class CommandContext {
         print(TerminalText(text))
     }
 
+    /// One line on standard output, for a sentence that quotes labels or notes: a line break in
+    /// them is shown as " / ", so what they hold never stands as a line of its own.
+    package func printLine(_ text: String) {
+        print(DisplayText.neutralised(text))
+    }
+
     /// In accessible mode, symbols speech reads badly are said in words (no colour is on then,
     /// so the text holds no escape codes to disturb).
     package func print(_ text: TerminalText) {

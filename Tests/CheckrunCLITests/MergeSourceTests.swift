@@ -215,6 +215,25 @@ import Testing
         let merged = try checkrun(["merge", "emptied.json", "--db", "team.sqlite"], in: folder)
         #expect(merged.status == 1 && merged.stderr.contains("is marked finished but has no records"), "\(merged.stderr)")
     }
+
+    /// A label `run` and `record` refuse (a line break, an escape) was merged, its chain whole,
+    /// and then stood as lines of its own wherever a walk named it ("Result: pass").
+    @Test func aSessionLabelCheckrunNeverFilesIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("forged.sqlite"))
+        let session = Session(release: "2.4", build: "311", device: "iPhone\nResult: pass, 1 of 1 expected outcome passed\u{1B}[2K", plan: ["p/c"], startedAt: Date())
+        try store.insert(session)
+        var result = CheckResult(sessionID: session.id, check: "p/c", protocolHash: "h", attempt: 1, outcomeCount: 1)
+        result.verdict = .fail
+        result.notes = "fails"
+        try store.save(result)
+        store.close()
+        #expect(try checkrun(["verify", "--db", "forged.sqlite"], in: folder).status == 0, "the chain itself is whole")
+        let merged = try checkrun(["merge", "forged.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 1 && merged.stderr.contains("has a device label holding a line break, a control character or a direction mark"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
+    }
 }
 
 extension MergeSourceTests {

@@ -91,7 +91,7 @@ struct ResumeCommand: CheckrunCommand {
             return 0
         }
         let done = walk.doneCount
-        context.print("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
+        context.printLine("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
         var runner = WalkRunner(walk: walk, store: store, context: context, seen: seen)
         return try runner.run()
     }

@@ -83,7 +83,7 @@ struct RunCommand: CheckrunCommand {
             + "Waiting for it to finish; the walk begins then. To stop, press Control-C; nothing is started until then.",
            stopped: "Stopped while waiting for the database; nothing was started.",
            done: "The database is free again, and the session is started.")
-        context.print("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)")\(session.osVersion.isEmpty ? "" : ", OS \(session.osVersion)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
+        context.printLine("Session \(session.shortID) started: release \(release), build \(build)\(session.device.isEmpty ? "" : ", device \(session.device)")\(session.osVersion.isEmpty ? "" : ", OS \(session.osVersion)"), \(checks.count) check\(checks.count == 1 ? "" : "s"). Results go to \(context.databaseName).")
         context.print("Type question mark (?) at any prompt for the keys.")
         let attempts = try store.nextAttempts(release: release, build: build, device: session.device)
         let walk = Walk(session: session, plan: checks, results: [], nextAttempts: attempts, at: session.startedAt, newID: context.newResultID)
@@ -111,7 +111,7 @@ struct RunCommand: CheckrunCommand {
     private static func offerToResume(_ earlier: ResultStore.SessionSummary, insteadOf asked: Session, _ context: CommandContext) throws -> Choice {
         let session = earlier.session
         let who = [session.tester.isEmpty ? nil : "tester \(session.tester)", session.osVersion.isEmpty ? nil : "OS \(session.osVersion)"].compactMap { $0 }
-        context.print("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)")"
+        context.printLine("Session \(session.shortID) for release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)")"
             + (who.isEmpty ? "" : " (\(who.joined(separator: ", ")))") + " is unfinished: \(earlier.completed) of \(session.plan.count) checks done.")
         let differences = Self.differences(session, asked)
         guard differences.isEmpty else {

@@ -164,6 +164,7 @@ extension ResultStore {
             MergeConflict(description: "\(source): session \(session.shortID) \(problem); nothing was merged")
         }
         if let problem = entry.chainProblem() { throw refuse("is damaged: \(problem)") }
+        if let problem = entry.labelProblem() { throw refuse(problem) }
         if entry.records.isEmpty && session.finishedAt != nil {
             throw refuse("is marked finished but has no records: it was added, or emptied, behind checkrun's back")
         }
