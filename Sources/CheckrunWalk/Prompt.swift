@@ -26,6 +26,10 @@ package enum WalkEvent: Sendable, Equatable {
     case hint(String)
     /// Save this result now, before asking anything else.
     case save(CheckResult)
+    /// This result, saved before, is said to stand as it was: nothing is saved, but the caller
+    /// makes sure it is still what is saved (another writer may have amended it meanwhile),
+    /// and says what is saved instead of the lines after it when it is not.
+    case stands(CheckResult)
     /// Fetch and store this file (or run the capture command), then hand the attachment to
     /// `Walk.attached`; on failure say why, and the walk stays at the same prompt.
     case attach(AttachmentRequest)

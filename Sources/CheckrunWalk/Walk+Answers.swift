@@ -53,10 +53,18 @@ extension Walk {
             return [.say("Type the count as a whole number, e.g. 14\(kept.map { ", or press Enter to keep \($0)" } ?? "").")]
         }
         if let problem = Self.countProblem(value, outOf: nil) { return [.say(problem)] }
+        let check = plan[index].check
+        let failedByCount = !results[index].failures(against: check).isEmpty
         results[index].counters[id] = CounterValue(value, answeredAt: date)
         var lines: [WalkEvent] = [.say("\(id.capitalized): \(value).")]
-        if let ceiling = plan[index].check.counters.first(where: { $0.id == id })?.ceiling, value > ceiling {
+        if let ceiling = check.counters.first(where: { $0.id == id })?.ceiling, value > ceiling {
             lines.append(.say("That is above the ceiling of \(ceiling): the check fails."))
+        }
+        // A draft check's fail given while a count failed it (a pass was refused then) may be
+        // that refusal's, not the tester's: with the count corrected, it is asked again.
+        if check.expected.isEmpty, results[index].verdict == .fail, failedByCount, results[index].failures(against: check).isEmpty {
+            revisit = (index, .overall)
+            return lines + [.say("The count no longer fails the check, so say again whether it passed."), .save(touch(index, date))]
         }
         return lines + answered(index, date: date)
     }

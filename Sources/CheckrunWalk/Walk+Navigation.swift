@@ -183,7 +183,7 @@ extension Walk {
         let finished: [WalkEvent] = isFinished ? [.finished] : []
         if !savedMeanwhile, results[index].hasSameAnswers(as: before) {
             results[index] = before
-            return [.say("Nothing changed; the saved result stands: \(before.summary(against: check))")] + finished
+            return [.stands(before), .say("Nothing changed; the saved result stands: \(before.summary(against: check))")] + finished
         }
         results[index].verdict = kept
         results[index].updatedAt = before.updatedAt

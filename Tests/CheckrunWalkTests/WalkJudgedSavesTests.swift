@@ -61,6 +61,24 @@ import Testing
         #expect(walk.results[0].verdict != .pass, "\(judged.said)")
     }
 
+    /// A fail given because the pass was refused for a count over the ceiling, then the count
+    /// corrected below it: the fail was the refusal's, so "Did it pass?" is asked again (it was
+    /// kept as a fail without a word).
+    @Test func aFailGivenForACountOverItsCeilingIsAskedAgainOnceTheCountIsCorrected() {
+        var walk = makeWalk()
+        feed(&walk, ["t 30", "7", "p", "f"])
+        #expect(walk.results[0].verdict == .fail && walk.prompt?.step == .notes)
+        let corrected = feed(&walk, ["b", "b", "2"], from: 10)
+        #expect(corrected.said.contains("The count no longer fails the check, so say again whether it passed."), "\(corrected.said)")
+        #expect(walk.prompt?.step == .overall && walk.prompt?.text.hasSuffix("Now: fail; Enter keeps it.") == true, "\(String(describing: walk.prompt))")
+        feed(&walk, ["p", ""], from: 20)
+        #expect(walk.results[0].verdict == .pass)
+        // A fail the tester keeps with Enter stays a fail, and still needs its notes.
+        var kept = makeWalk()
+        feed(&kept, ["t 30", "7", "p", "f", "b", "b", "2", ""])
+        #expect(kept.results[0].verdict == .fail && kept.prompt?.step == .notes)
+    }
+
     @Test func twoOutcomesCountingOneCounterAreSavedAsTheyWereAnswered() {
         var walk = makeWalk()
         feed(&walk, ["s"])

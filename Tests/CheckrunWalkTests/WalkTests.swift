@@ -45,6 +45,8 @@ import Testing
         var quit = false
         var finished = false
         var attachRequests: [AttachmentRequest] = []
+        /// Results said to stand unchanged, which the caller checks are still what is saved.
+        var standing: [CheckResult] = []
     }
 
     @discardableResult
@@ -56,6 +58,7 @@ import Testing
                 case .say(let line), .heading(let line): transcript.said.append(line)
                 case .hint: break
                 case .save(let result): transcript.saves.append(result)
+                case .stands(let result): transcript.standing.append(result)
                 case .quit: transcript.quit = true
                 case .finished: transcript.finished = true
                 case .attach(let request): transcript.attachRequests.append(request)

@@ -133,6 +133,11 @@ struct WalkRunner {
     /// Saves, then says: every save commits before anything is said, so no line announces an
     /// answer as kept while its commit could still fail. Returns how the walk ends, if it does.
     private mutating func process(_ events: [WalkEvent]) throws -> Ending? {
+        for case .stands(let result) in events where try store.latestPayloads(inSession: walk.session.id)[result.id] != seen[result.id] {
+            // Said to stand, yet another writer changed it meanwhile: what it holds now is said.
+            _ = try takeChangesMadeElsewhere()
+            return nil
+        }
         for case .save(let result) in events {
             do {
                 try save(result)
@@ -157,13 +162,15 @@ struct WalkRunner {
         events.forEach(show)
     }
 
-    /// A line of the walk, styled by what it is: a check's heading bold, hints dim.
+    /// A line of the walk, styled by what it is: a check's heading bold, hints dim. Every event
+    /// is one line, so a line break in what it quotes (a reason given to `amend`, a label from
+    /// a merged file) is shown as " / ": it can never begin a line of its own ("Result: pass").
     private func show(_ event: WalkEvent) {
         switch event {
-        case .say(let line): context.print(line)
-        case .heading(let line): context.print(context.out.bold(line))
-        case .hint(let line): context.print(context.out.dim(line))
-        case .save, .quit, .finished, .attach: break
+        case .say(let line): context.printLine(line)
+        case .heading(let line): context.print(context.out.bold(DisplayText.neutralised(line)))
+        case .hint(let line): context.print(context.out.dim(DisplayText.neutralised(line)))
+        case .save, .stands, .quit, .finished, .attach: break
         }
     }
 
