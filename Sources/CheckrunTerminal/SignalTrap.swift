@@ -13,6 +13,11 @@ private nonisolated(unsafe) var farewellLength = 0
 /// may be lost, so not the farewell, which says everything answered is saved.
 private nonisolated(unsafe) var cutShortFarewell: UnsafeMutablePointer<UInt8>?
 private nonisolated(unsafe) var cutShortFarewellLength = 0
+/// The single-key mode the terminal is in while the stopwatch runs, if it is: SIGCONT puts it
+/// back, since the shell that stopped checkrun (SIGTSTP sent from outside, `kill -STOP`) hands
+/// the terminal back in line mode, where keys echo and wait for Enter.
+private nonisolated(unsafe) var rawTerminal = termios()
+private nonisolated(unsafe) var rawTerminalOn = false
 
 /// Ctrl-C, Ctrl-\ (SIGQUIT), SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
 /// terminal back, say how to resume (on standard error, which is still there), exit 130.
@@ -27,6 +32,18 @@ package enum SignalTrap {
     static func rememberTerminal(_ descriptor: Int32, _ state: termios) {
         savedTerminal = state
         savedTerminalDescriptor = descriptor
+        signal(SIGCONT) { _ in
+            if rawTerminalOn && savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &rawTerminal) }
+        }
+    }
+
+    /// The terminal's single-key mode, while it is on (nil once it is off), for SIGCONT.
+    static func rememberRawMode(_ state: termios?) {
+        rawTerminalOn = false
+        if let state {
+            rawTerminal = state
+            rawTerminalOn = true
+        }
     }
 
     /// A child started by Foundation's `Process` can inherit a mask that blocks most signals

@@ -51,12 +51,16 @@ package final class Terminal {
             bytes[Int(VTIME)] = 0
         }
         // TCSANOW, not TCSAFLUSH: keys typed ahead must not be thrown away.
-        if tcsetattr(fileDescriptor, TCSANOW, &raw) == 0 { isRaw = true }
+        if tcsetattr(fileDescriptor, TCSANOW, &raw) == 0 {
+            isRaw = true
+            SignalTrap.rememberRawMode(raw)
+        }
     }
 
     /// Back to the mode the terminal had when checkrun started.
     package func restore() {
         guard isRaw else { return }
+        SignalTrap.rememberRawMode(nil)
         tcsetattr(fileDescriptor, TCSANOW, &original)
         isRaw = false
     }

@@ -25,6 +25,33 @@ extension WalkTerminalTests {
         #expect(try results(folder).first?.tally == 1)
     }
 
+    /// Stopped from outside while the timer runs (SIGTSTP, `kill -STOP`), then continued: the
+    /// shell hands the terminal back in line mode, where "p" waited for Enter, and the Enter
+    /// then stopped the timer too. Continued, the walk takes single keys again.
+    @Test func aWalkStoppedAndContinuedWhileTimingTakesSingleKeysAgain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--protocol", "tiny-target"])
+        try terminal.expect("Press Enter to start")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        // The prompt is said before the terminal goes into single-key mode: stopped before it
+        // did, the walk would go into it on its own once continued.
+        let deadline = Date().addingTimeInterval(5)
+        while terminal.isInCookedMode && Date() < deadline { usleep(10_000) }
+        #expect(!terminal.isInCookedMode)
+        kill(terminal.pid, SIGSTOP)
+        usleep(200_000)
+        terminal.putInLineMode()
+        kill(terminal.pid, SIGCONT)
+        usleep(200_000)
+        terminal.send("p")
+        try terminal.expect("Timer paused.", timeout: 5)
+        terminal.send("\u{03}")
+        #expect(terminal.waitForExit() == 130)
+        #expect(terminal.isInCookedMode)
+    }
+
     @Test func ctrlCAtALinePromptAndSIGTERMInRawModeBothExit130() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

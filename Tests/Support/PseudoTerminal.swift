@@ -153,4 +153,14 @@ package final class PseudoTerminal: @unchecked Sendable {
         guard tcgetattr(slave, &settings) == 0 else { return false }
         return settings.c_lflag & tcflag_t(ICANON) != 0 && settings.c_lflag & tcflag_t(ECHO) != 0
     }
+
+    /// Puts the terminal in line mode (echo, whole lines), as a shell does when it takes the
+    /// terminal back from a job it stopped.
+    package func putInLineMode() {
+        var settings = termios()
+        guard tcgetattr(slave, &settings) == 0 else { return }
+        settings.c_lflag |= tcflag_t(ECHO | ICANON | ISIG)
+        settings.c_iflag |= tcflag_t(ICRNL)
+        tcsetattr(slave, TCSANOW, &settings)
+    }
 }
