@@ -68,6 +68,22 @@ import Testing
         }
     }
 
+    /// An export carries the records only: with the lead's amendment to fail deleted from the
+    /// end of its chain, the export was written without a word and merged clean into a store
+    /// that reported the pass. The database is verified first, and nothing is written.
+    @Test func anExportOfADatabaseThatFailsVerificationIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "311", ["--verdict", "pass", "--expected", "1=pass", "--expected", "2=pass", "--expected", "3=pass", "--expected", "4=pass", "--expected", "5=pass"])
+        let amended = try checkrun(["amend", "--release", "2.4", "--build", "311", "--check", "over-grouped-control/voiceover", "--expected", "1=fail",
+                                    "--notes", "read as three stops", "--reason", "seen on the recording"], in: folder)
+        #expect(amended.status == 0, "\(amended.stderr)")
+        try tamper(folder, "DELETE FROM records WHERE kind = 'amend'")
+        let exported = try checkrun(["export", "--out", "ana.json"], in: folder)
+        #expect(exported.status == 1 && exported.stderr.contains("fails verification") && exported.stderr.contains("nothing was exported"), "\(exported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("ana.json")))
+    }
+
     /// Whether a session is finished is kept beside its chain, not in it: marked finished by
     /// hand, an unfinished attempt's failed answer would leave every report. Each reader of
     /// the chain names it instead: the report, `verify`, and a merge of an export so edited.

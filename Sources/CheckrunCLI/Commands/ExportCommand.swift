@@ -24,6 +24,7 @@ struct ExportCommand: CheckrunCommand {
         if let release {
             do { try store.requireRelease(release) } catch { throw CommandFailure(error.message) }
         }
+        try requireVerified(store, release: release, context)
         var file = try AtomicFile(path: out)
         let counts: ExportCounts
         do {
@@ -36,5 +37,17 @@ struct ExportCommand: CheckrunCommand {
         let attachments = counts.attachments == 0 ? "" : " and \(counts.attachments) attachment\(counts.attachments == 1 ? "" : "s")"
         context.print("Exported \(counts.sessions) session\(counts.sessions == 1 ? "" : "s") with \(counts.records) record\(counts.records == 1 ? "" : "s")\(attachments) to \(out).")
         return 0
+    }
+
+    /// An export carries the records only: a database whose last record of a chain was deleted
+    /// (a lead's amendment to fail, say) exported without a word, and merged clean into a store
+    /// that then reported the pass. So what is exported is first verified, as `merge` verifies
+    /// a database it reads, tables against records; a database that fails is not exported.
+    private static func requireVerified(_ store: ResultStore, release: String?, _ context: CommandContext) throws {
+        let problems = try DatabaseSource(store: store, name: context.databaseName, release: release).verificationProblems()
+        guard let first = problems.first else { return }
+        let more = problems.count > 1 ? ", and \(problems.count - 1) more" : ""
+        throw CommandFailure("\(context.databaseName) fails verification (\(first)\(more)), so nothing was exported: an export carries the records only, and would pass on what changed without it. "
+            + "See every problem with: \(context.commandHere("verify"))")
     }
 }
