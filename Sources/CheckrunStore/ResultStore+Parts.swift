@@ -34,12 +34,13 @@ extension ResultStore {
         try loadAttachments(of: &results, ids: ids)
     }
 
-    /// The outcomes of the skipped and blocked results among these, by place: they decide
-    /// whether a failure stands behind the skip (reports, comparisons, `sessions`), so the
-    /// cited verification reads and compares them (see `VerificationDepth.cited`). The places
-    /// whose outcomes were read are returned.
+    /// The outcomes of the skipped, blocked and unfinished results among these, by place: they
+    /// decide whether a failure stands behind the skip (reports, comparisons, `sessions`) and
+    /// which unfinished attempts a report names as failed, so the cited verification reads and
+    /// compares them (see `VerificationDepth.cited`). The places whose outcomes were read are
+    /// returned.
     func loadOutcomesOfSetAside(_ results: inout [CheckResult]) throws -> Set<Int> {
-        let places = results.indices.filter { results[$0].verdict?.isSetAside == true }
+        let places = results.indices.filter { results[$0].verdict == nil || results[$0].verdict?.isSetAside == true }
         guard !places.isEmpty else { return [] }
         var setAside = places.map { results[$0] }
         try loadOutcomes(of: &setAside, ids: [.idList(setAside.map(\.id))])

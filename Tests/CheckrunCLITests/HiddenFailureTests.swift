@@ -84,6 +84,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("ana.json")))
     }
 
+    /// A report names an unfinished attempt's failed answer ("resume session … to give its
+    /// result"): edited to a pass in the tables, the line went and the report still called
+    /// itself verified. The outcomes of unfinished results are compared with their records.
+    @Test func anUnfinishedAttemptsFailedAnswerEditedAwayIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", ["--verdict", "pass", "--expected", "1=pass", "--expected", "2=pass", "--expected", "3=pass", "--expected", "4=pass", "--expected", "5=pass"])
+        let walked = try Checkrun.run(["run", "--release", "2.4", "--build", "311", "--device", "A", "--tester", "Ana", "--check", "over-grouped-control/voiceover",
+                                       "--protocols", protocols], in: folder.path, input: "t 5\nf read as three stops\n")
+        #expect(walked.status == 1, "ended by the end of input: \(walked.stdout)")
+        #expect(try checkrun(["report", "--release", "2.4"], in: folder).stdout.contains("holds a failed answer but is not finished"))
+        try tamper(folder, "UPDATE outcome_answers SET verdict = 'pass', note = NULL")
+        let report = try checkrun(["report", "--release", "2.4"], in: folder)
+        #expect(report.status == 1 && report.stdout.isEmpty && report.stderr.contains("the results table differs from the record"), "\(report.stderr)")
+    }
+
     /// Whether a session is finished is kept beside its chain, not in it: marked finished by
     /// hand, an unfinished attempt's failed answer would leave every report. Each reader of
     /// the chain names it instead: the report, `verify`, and a merge of an export so edited.

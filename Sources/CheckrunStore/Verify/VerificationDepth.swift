@@ -6,7 +6,8 @@ package enum VerificationDepth: Sendable {
     /// What a report or comparison reads of every result it rests on: the result's own fields
     /// (verdict, attempt, times, which decide the latest attempt and the counts), its counters,
     /// its active time and its amendments; and the outcomes of skipped and blocked results,
-    /// which say whether a failure stands behind the skip. The other outcomes, stopwatch events
+    /// which say whether a failure stands behind the skip, and of unfinished ones, which say
+    /// whether the report names a failed answer not finished yet. The other outcomes, stopwatch events
     /// and attachments, which a report shows of the latest results alone, are not read here:
     /// the report compares those results whole with their records, in the snapshot it reads
     /// them from (`ResultStore.latestResults`), and a comparison the few passes it asks about.
