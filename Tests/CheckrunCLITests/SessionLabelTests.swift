@@ -21,6 +21,12 @@ import Testing
         (["--release", "2.4\u{FEFF}"], "--release holds an invisible character (U+FEFF)"),
         (["--device", "iPad\u{200E}"], "--device holds an invisible character (U+200E)"),
         (["--build", "3\u{AD}11"], "--build holds an invisible character (U+AD)"),
+        // Lookalikes of "311" that filed a failure apart from `report --build 311`.
+        (["--build", "3\u{200D}11"], "--build holds an invisible character (U+200D)"),
+        (["--build", "311\u{3164}"], "--build holds an invisible character (U+1160)"),  // as filed (NFKC)
+        (["--build", "3\u{2800}11"], "--build holds an invisible character (U+2800)"),
+        (["--build", "31\u{FE0F}1"], "--build holds an invisible character (U+FE0F)"),
+        (["--build", "311\u{17B4}"], "--build holds an invisible character (U+17B4)"),
     ])
     func recordRefusesALabelThatWouldMisfileOrForgeALine(label: [String], message: String) throws {
         let folder = try TemporaryFolder()
@@ -38,7 +44,7 @@ import Testing
     @Test func labelsInAnyScriptAreTaken() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        for device in ["iPhone 15 Pro Max", "آیفون\u{200C}ها", "👩\u{200D}💻 iPad", "Ελληνικά"] {
+        for device in ["iPhone 15 Pro Max", "آیفون\u{200C}ها", "👩\u{200D}💻 iPad", "Ελληνικά", "❤\u{FE0F} iPad", "क्\u{200D}ष Pixel"] {
             let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
                                              "--device", device, "--protocols", protocols], in: folder.path)
             #expect(recorded.status == 0, "\(device): \(recorded.stderr)")

@@ -19,12 +19,30 @@ enum SessionLabel {
         throw UsageError("--\(option.rawValue) \(problem)", command: command)
     }
 
-    /// A format character (a byte order mark, a soft hyphen, a word joiner, a direction mark, a
-    /// tag) or a combining grapheme joiner: invisible in every listing. The zero-width joiner
-    /// and non-joiner stay: emoji sequences and several scripts need them.
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value == 0x200C || scalar.value == 0x200D { return false }
-        return scalar.properties.generalCategory == .format || scalar.value == 0x034F
+    /// The first character of `value` invisible in every listing: a format character (a byte
+    /// order mark, a soft hyphen, a word joiner, a direction mark, a tag), any other character
+    /// Unicode says to show as nothing (the Hangul fillers, the Khmer inherent vowels, a
+    /// variation selector after no emoji), and the blank braille pattern. "3\u{3164}11" lists as
+    /// 311 and files its results apart. The zero-width joiner and non-joiner stay where emoji
+    /// sequences and scripts need them, though not beside plain ASCII, which never does:
+    /// "3\u{200D}11" is refused.
+    private static func invisibleCharacter(in value: String) -> Unicode.Scalar? {
+        let scalars = Array(value.unicodeScalars)
+        for (place, scalar) in scalars.enumerated() {
+            let before = place > 0 ? scalars[place - 1] : nil
+            let after = place + 1 < scalars.count ? scalars[place + 1] : nil
+            switch scalar.value {
+            case 0x200C, 0x200D:
+                if before?.isASCII ?? true || after?.isASCII ?? true { return scalar }
+            case 0xFE0E, 0xFE0F:
+                if !(before?.properties.isEmoji ?? false) || before?.isASCII == true { return scalar }
+            case 0x2800:
+                return scalar
+            default:
+                if scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint { return scalar }
+            }
+        }
+        return nil
     }
 
     /// `value` in Unicode's compatibility-composed form (NFKC), as identifiers are compared.
@@ -67,7 +85,7 @@ enum SessionLabel {
         if !DisplayText.neutralised(value).unicodeScalars.elementsEqual(value.unicodeScalars) {
             return "holds a line break, a control character or a direction mark (\(DisplayText.preview(value, limit: 80))); a label is one line of plain text"
         }
-        if let hidden = value.unicodeScalars.first(where: isInvisible) {
+        if let hidden = invisibleCharacter(in: value) {
             // "2.4" with a byte order mark looks like 2.4 everywhere, yet files results apart.
             return "holds an invisible character (U+\(String(hidden.value, radix: 16, uppercase: true))), which would file results apart from the same label without it; type the label again"
         }
