@@ -101,6 +101,15 @@ package final class InputReader {
     /// over a remote link arrive within a few.
     static let escapeDelayMilliseconds: Int32 = 100
 
+    /// Whether a terminal has a key waiting to be read already, typed before this moment; never
+    /// waits. (Piped answers are answers, whenever they came: false.)
+    package var hasKeyWaiting: Bool {
+        guard isTerminal, !ended else { return false }
+        if position < buffer.count { return true }
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
     /// Whether a byte is there to read: already read in, or, from a terminal, arriving within
     /// the escape delay. Not a time limit on any answer: only the rest of a key already pressed.
     private func nextByteArrives() -> Bool {

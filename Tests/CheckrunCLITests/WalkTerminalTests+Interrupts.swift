@@ -52,6 +52,25 @@ extension WalkTerminalTests {
         #expect(terminal.isInCookedMode)
     }
 
+    /// A terminal that sends CR LF for Enter (or a key that bounced) gave the timer a second
+    /// Enter with the first: it stopped at once and saved a timing of nothing, which `t 0` is
+    /// refused for. An Enter already waiting as the timer starts does not stop it.
+    @Test func anEnterThatCameWithTheOneStartingTheTimerDoesNotStopIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try start(folder, ["run", "--release", "1", "--build", "1", "--check", "tiny-target/voice-control-show-numbers"])
+        try terminal.expect("Press Enter to start")
+        terminal.send("\r\n")
+        try terminal.expect("A second Enter came with the one that started the timer")
+        Thread.sleep(forTimeInterval: 1.1)
+        terminal.send("\r")
+        try terminal.expect("Timer stopped")
+        try terminal.expect("Pass, fail or not applicable?")
+        terminal.send("\u{03}")
+        #expect(terminal.waitForExit() == 130)
+        #expect((try results(folder).first?.activeSeconds ?? 0) >= 1)
+    }
+
     @Test func ctrlCAtALinePromptAndSIGTERMInRawModeBothExit130() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -47,6 +47,9 @@ struct WalkRunner {
         var ending = Ending.finished
         var lastStopwatchPrompt: String?
         loop: while let prompt = try nextPrompt() {
+            // A key already waiting when the timer has just started, before its keys are said,
+            // came with the Enter that started it (see `readStopwatchKey`).
+            let cameWithTheStart = prompt.mode == .stopwatch && lastStopwatchPrompt == nil && reader.hasKeyWaiting
             // While the timer runs, its keys are said once, not after every tally.
             if prompt.mode != .stopwatch || prompt.text != lastStopwatchPrompt {
                 context.print(context.out.bold(prompt.text))
@@ -54,7 +57,7 @@ struct WalkRunner {
             lastStopwatchPrompt = prompt.mode == .stopwatch ? prompt.text : nil
             let input: String
             if prompt.mode == .stopwatch, let terminal {
-                switch readStopwatchKey(terminal, reader, prompt) {
+                switch readStopwatchKey(terminal, reader, prompt, cameWithTheStart: cameWithTheStart) {
                 case .input(let key): input = key
                 case .askAgain: continue loop
                 case .end(let end): ending = end; break loop
@@ -93,10 +96,15 @@ struct WalkRunner {
 
     /// Reads one key in raw mode, which lasts while the stopwatch runs, so quick keys are
     /// never lost between prompts.
-    private func readStopwatchKey(_ terminal: Terminal, _ reader: InputReader, _ prompt: Prompt) -> StopwatchKey {
+    private func readStopwatchKey(_ terminal: Terminal, _ reader: InputReader, _ prompt: Prompt, cameWithTheStart: Bool) -> StopwatchKey {
         context.flush()
         terminal.enterRawMode()
         switch terminal.readKey(from: reader, keys: Walk.stopwatchKeys) {
+        case .enter where cameWithTheStart:
+            // A terminal sending CR LF for one Enter, or a key or switch that bounced: taken as
+            // a stop, it saved a timing of nothing, which `t 0` could never give.
+            context.print("A second Enter came with the one that started the timer (a terminal sending two for one key, or a key that bounced), so it did not stop it: the timer runs. Enter stops it.")
+            return .askAgain
         case .enter: return .input("")
         case .character(let character): return .input(String(character))
         case .pasted(let text):
