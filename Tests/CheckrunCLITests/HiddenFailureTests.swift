@@ -66,6 +66,9 @@ import Testing
             let run = try checkrun(command, in: folder)
             #expect(run.status == 1 && run.stderr.contains("holds a trigger checkrun never creates"), "\(command): \(run.stderr)")
         }
+        // Its row's type edited: SQLite still runs it, and a look by type missed it.
+        try tamper(folder, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET type = 'Trigger' WHERE name = 'hide'")
+        #expect(try checkrun(["verify"], in: folder).stderr.contains("holds a trigger checkrun never creates (hide, on records)"))
     }
 
     /// An export carries the records only: with the lead's amendment to fail deleted from the

@@ -40,6 +40,20 @@ import Testing
 
     /// A short id two sessions begin with names both, by enough of their ids to tell them
     /// apart and by their release, build and device, so the tester can type the one meant.
+    /// checkrun's connections run no trigger: one planted in a file, its row's type edited so
+    /// that a look for triggers by type missed it, ran inside checkrun's own writes.
+    @Test func aConnectionRunsNoTrigger() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let database = try Database(path: folder.path("t.sqlite"))
+        defer { database.close() }
+        try database.execute("CREATE TABLE answers (verdict TEXT); CREATE TABLE eaten (verdict TEXT)")
+        try database.execute("CREATE TRIGGER eat AFTER INSERT ON answers BEGIN INSERT INTO eaten VALUES (NEW.verdict); DELETE FROM answers; END")
+        try database.execute("INSERT INTO answers VALUES ('fail')")
+        #expect(try database.scalarInt("SELECT count(*) FROM answers") == 1)
+        #expect(try database.scalarInt("SELECT count(*) FROM eaten") == 0)
+    }
+
     @Test func anAmbiguousShortIdNamesTheSessionsItCouldBe() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

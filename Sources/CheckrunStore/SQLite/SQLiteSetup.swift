@@ -12,7 +12,7 @@ enum SQLiteSetup {
         }
         // checkrun creates no trigger: one added behind its back runs inside checkrun's own
         // writes, and could delete a failure the moment it was announced as saved.
-        if let trigger = try database.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name LIMIT 1", [], { ($0.string(0) ?? "", $0.string(1) ?? "") }).first {
+        if let trigger = try database.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' OR lower(ltrim(sql)) LIKE 'create%trigger%' ORDER BY name LIMIT 1", [], { ($0.string(0) ?? "", $0.string(1) ?? "") }).first {
             throw StoreError("\(database.path) holds a trigger checkrun never creates (\(DisplayText.preview(trigger.0, limit: 80)), on \(DisplayText.preview(trigger.1, limit: 80))): it would run inside checkrun's own writes, so nothing was read or written. Look at it with the sqlite3 shell's .schema; once you know what it does, remove it with DROP TRIGGER, then run `checkrun verify`")
         }
         let version = try database.userVersion
