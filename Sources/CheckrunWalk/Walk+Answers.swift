@@ -61,10 +61,11 @@ extension Walk {
             lines.append(.say("That is above the ceiling of \(ceiling): the check fails."))
         }
         // A draft check's fail given while a count failed it (a pass was refused then) may be
-        // that refusal's, not the tester's: with the count corrected, it is asked again.
+        // that refusal's, not the tester's: with the count corrected, the walk says how to pass
+        // it. It asks nothing new, so answers piped in for the questions as they were still
+        // answer those questions (a new question took the next check's "p" as this verdict).
         if check.expected.isEmpty, results[index].verdict == .fail, failedByCount, results[index].failures(against: check).isEmpty {
-            revisit = (index, .overall)
-            return lines + [.say("The count no longer fails the check, so say again whether it passed."), .save(touch(index, date))]
+            lines.append(.say("The count no longer fails the check, but its fail was given, so it stands. To pass the check, type b at the next question to go back to \"Did it pass?\"."))
         }
         return lines + answered(index, date: date)
     }
