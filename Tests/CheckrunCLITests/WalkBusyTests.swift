@@ -136,6 +136,25 @@ import Testing
         #expect(try store.sessionSummaries().map(\.session.build).sorted() == ["310", "311"])
     }
 
+    /// `resume` writes too (the text of the protocols it walks), and waited 30 seconds without
+    /// a word, as `run` did.
+    @Test func aResumeWhileTheFileIsBusySaysItWaitsThenGoesOn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try startAndQuitAWalk(folder)
+        let other = try Database(path: folder.path("db.sqlite"))
+        try other.execute("BEGIN EXCLUSIVE")
+        let terminal = try walkTests.start(folder, ["resume"])
+        try terminal.expect("is busy: another checkrun is writing to it, so session")
+        try terminal.expect("is not resumed yet")
+        try other.execute("COMMIT")
+        other.close()
+        try terminal.expect("The database is free again, and the walk goes on.")
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.sendLine("q")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func controlCWhileTheStartWaitsSaysNothingWasStarted() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

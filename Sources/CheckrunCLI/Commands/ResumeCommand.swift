@@ -65,7 +65,12 @@ struct ResumeCommand: CheckrunCommand {
         if !missing.isEmpty {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
-        try store.keep(RunCommand.uniqueDocuments(plan))
+        // A write, so another checkrun writing (a long merge) is said and waited for, as in `run`.
+        try BusyStore(store: store, context: context).waitingWhileBusy({ try store.keep(RunCommand.uniqueDocuments(plan)) },
+            waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so session \(session.shortID) is not resumed yet. "
+                + "Waiting for it to finish; the walk goes on then. To stop, press Control-C; nothing is lost.",
+            stopped: "Stopped while waiting for the database; nothing was changed. Resume with: \(context.resumeCommand(session.shortID))",
+            done: "The database is free again, and the walk goes on.")
         plan = try AnsweredVersions.plan(plan, results: results, store: store, context: context)
         if plan.isEmpty && !session.plan.isEmpty {
             throw CommandFailure("no check of session \(session.shortID) can be walked on (see the warning above)")

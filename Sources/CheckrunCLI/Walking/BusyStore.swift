@@ -13,8 +13,10 @@ struct BusyStore {
     static let secondsBeforeSaying = 2
 
     /// Runs `write`; while the store is busy, says `waiting` once, keeps trying, and says
-    /// `done` once the write went through. Ctrl-C while it waits says `stopped` and exits 130
-    /// (the caller's `write` holds signals back only while it runs, a second at most).
+    /// `done` once the write went through. Ctrl-C while it waits says `stopped` and exits 130.
+    /// A `write` that holds signals back while it runs holds a Ctrl-C until its attempt ends:
+    /// the first waits up to `secondsBeforeSaying`, every later one a second. (The walk's own
+    /// saves wait the same way, with more to say: `WalkRunner.keepTrying`.)
     func waitingWhileBusy<T>(_ write: () throws -> T, waiting: String, stopped: String, done: String) throws -> T {
         store.waitWhenBusy(seconds: Self.secondsBeforeSaying)
         defer { store.waitWhenBusy(seconds: Database.busySeconds) }
