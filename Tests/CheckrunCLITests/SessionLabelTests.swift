@@ -44,7 +44,7 @@ import Testing
     @Test func labelsInAnyScriptAreTaken() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        for device in ["iPhone 15 Pro Max", "آیفون\u{200C}ها", "👩\u{200D}💻 iPad", "Ελληνικά", "❤\u{FE0F} iPad", "क्\u{200D}ष Pixel"] {
+        for device in ["iPhone 15 Pro Max", "آیفون\u{200C}ها", "👩\u{200D}💻 iPad", "Ελληνικά", "❤\u{FE0F} iPad", "क्\u{200D}ष Pixel", "iPad 1\u{FE0F}\u{20E3}", "葛\u{E0100}飾 iPad", "ᠮᠣ\u{180B}ᠩ", "⠃⠗⠁⠊⠇⠇⠑\u{2800}⠙⠊⠎⠏⠇⠁⠽"] {
             let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--verdict", "pass",
                                              "--device", device, "--protocols", protocols], in: folder.path)
             #expect(recorded.status == 0, "\(device): \(recorded.stderr)")

@@ -19,27 +19,30 @@ enum SessionLabel {
         throw UsageError("--\(option.rawValue) \(problem)", command: command)
     }
 
-    /// The first character of `value` invisible in every listing: a format character (a byte
-    /// order mark, a soft hyphen, a word joiner, a direction mark, a tag), any other character
-    /// Unicode says to show as nothing (the Hangul fillers, the Khmer inherent vowels, a
-    /// variation selector after no emoji), and the blank braille pattern. "3\u{3164}11" lists as
-    /// 311 and files its results apart. The zero-width joiner and non-joiner stay where emoji
-    /// sequences and scripts need them, though not beside plain ASCII, which never does:
-    /// "3\u{200D}11" is refused.
+    /// The first character of `value` that shows as nothing where it stands, so that the label
+    /// lists like another and files its results apart ("3\u{3164}11" lists as 311): a format
+    /// character (a byte order mark, a soft hyphen, a word joiner, a direction mark, a tag), a
+    /// Hangul filler or a Khmer inherent vowel anywhere; and beside plain ASCII or at an end of
+    /// the label, where no script needs them, a joiner or non-joiner, a variation selector and
+    /// the blank braille pattern. Emoji sequences ("👩\u{200D}💻", "❤\u{FE0F}", keycaps),
+    /// scripts that need joiners, ideographic and Mongolian variants, and braille text keep theirs.
     private static func invisibleCharacter(in value: String) -> Unicode.Scalar? {
         let scalars = Array(value.unicodeScalars)
         for (place, scalar) in scalars.enumerated() {
             let before = place > 0 ? scalars[place - 1] : nil
             let after = place + 1 < scalars.count ? scalars[place + 1] : nil
+            let besidePlainText = before?.isASCII ?? true || after?.isASCII ?? true
             switch scalar.value {
-            case 0x200C, 0x200D:
-                if before?.isASCII ?? true || after?.isASCII ?? true { return scalar }
-            case 0xFE0E, 0xFE0F:
-                if !(before?.properties.isEmoji ?? false) || before?.isASCII == true { return scalar }
-            case 0x2800:
+            case 0x200C, 0x200D, 0x2800:
+                if besidePlainText { return scalar }
+            case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F:
+                let keycap = after?.value == 0x20E3
+                let afterEmoji = before.map { $0.properties.isEmoji && !$0.isASCII } ?? false
+                if !keycap && !afterEmoji && (before?.isASCII ?? true) { return scalar }
+            case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x17B4, 0x17B5, 0x034F:
                 return scalar
             default:
-                if scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint { return scalar }
+                if scalar.properties.generalCategory == .format { return scalar }
             }
         }
         return nil
