@@ -44,7 +44,9 @@ struct ExportCommand: CheckrunCommand {
     /// that then reported the pass. So what is exported is first verified, as `merge` verifies
     /// a database it reads, tables against records; a database that fails is not exported.
     private static func requireVerified(_ store: ResultStore, release: String?, _ context: CommandContext) throws {
-        let problems = try DatabaseSource(store: store, name: context.databaseName, release: release).verificationProblems()
+        // On connections of its own, a group of sessions on each core, as `verify` does.
+        let report = try store.verifier().verify(sessions: try store.sessionIDs(release: release), release: release)
+        let problems = report.fileProblems + report.problems.map(\.description)
         guard let first = problems.first else { return }
         let more = problems.count > 1 ? ", and \(problems.count - 1) more" : ""
         throw CommandFailure("\(context.databaseName) fails verification (\(first)\(more)), so nothing was exported: an export carries the records only, and would pass on what changed without it. "

@@ -2,6 +2,15 @@ import CheckrunModel
 import Foundation
 
 extension ResultStore {
+    /// Every session of a release, or of the whole store when none is named: what `export`
+    /// writes, and verifies first.
+    package func sessionIDs(release: String?) throws -> [UUID] {
+        guard let release else {
+            return try database.query("SELECT id FROM sessions ORDER BY id") { $0.string(0).flatMap(UUID.init(text:)) }.compactMap { $0 }
+        }
+        return try sessionIDs(release: release, through: nil)
+    }
+
     /// Every session of a release, or of a build and the builds before it: what a report
     /// rests on, with or without records (results of a session nobody recorded must not reach
     /// a report unchecked). A report of one build reads the builds before it too: a failure
