@@ -65,12 +65,7 @@ struct ResumeCommand: CheckrunCommand {
         if !missing.isEmpty {
             context.warn("these checks of the session are no longer in \(library.directory) and are left out: \(missing.joined(separator: ", "))")
         }
-        // A write, so another checkrun writing (a long merge) is said and waited for, as in `run`.
-        try BusyStore(store: store, context: context).waitingWhileBusy({ try store.keep(RunCommand.uniqueDocuments(plan)) },
-            waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so session \(session.shortID) is not resumed yet. "
-                + "Waiting for it to finish; the walk goes on then. To stop, press Control-C; nothing is lost.",
-            stopped: "Stopped while waiting for the database; nothing was changed. Resume with: \(context.resumeCommand(session.shortID))",
-            done: "The database is free again, and the walk goes on.")
+        try keepTexts(of: plan, session, store, context)
         plan = try AnsweredVersions.plan(plan, results: results, store: store, context: context)
         if plan.isEmpty && !session.plan.isEmpty {
             throw CommandFailure("no check of session \(session.shortID) can be walked on (see the warning above)")
@@ -99,5 +94,15 @@ struct ResumeCommand: CheckrunCommand {
         context.printLine("Resuming session \(session.shortID): release \(session.release), build \(session.build)\(session.device.isEmpty ? "" : ", device \(session.device)"); \(done) of \(plan.count) checks done.")
         var runner = WalkRunner(walk: walk, store: store, context: context, seen: seen)
         return try runner.run()
+    }
+
+    /// Keeps the text of every protocol the walk goes on with: a write, so another checkrun
+    /// writing (a long merge) is said and waited for, as in `run`.
+    private static func keepTexts(of plan: [CheckReference], _ session: Session, _ store: ResultStore, _ context: CommandContext) throws {
+        try BusyStore(store: store, context: context).waitingWhileBusy({ try store.keep(RunCommand.uniqueDocuments(plan)) },
+            waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so session \(session.shortID) is not resumed yet. "
+                + "Waiting for it to finish; the walk goes on then. To stop, press Control-C; nothing is lost.",
+            stopped: "Stopped while waiting for the database; nothing was changed. Resume with: \(context.resumeCommand(session.shortID))",
+            done: "The database is free again, and the walk goes on.")
     }
 }
