@@ -27,13 +27,13 @@ package struct SessionEntry: Sendable {
     }
 
     /// A label of the session that checkrun never files (`run` and `record` refuse it): one
-    /// holding a line break, a control character or a direction mark, which would stand as a
+    /// holding a line break, a control character or a direction control, which would stand as a
     /// line of its own, or reorder one, wherever the label is said. Nil when every label is
     /// one line of plain text.
     package func labelProblem() -> String? {
         let labels = [("release", session.release), ("build", session.build), ("device", session.device), ("tester", session.tester), ("OS version", session.osVersion)]
         guard let (name, label) = labels.first(where: { DisplayText.neutralised($0.1) != $0.1 }) else { return nil }
-        return "has a \(name) label holding a line break, a control character or a direction mark (\(DisplayText.preview(label, limit: 80))), which checkrun never files: a label is one line of plain text"
+        return "has a \(name) label holding a line break, a control character or a direction control (\(DisplayText.preview(label, limit: 80))), which checkrun never files: a label is one line of plain text"
     }
 
     /// The entry as export writes it (one line).
