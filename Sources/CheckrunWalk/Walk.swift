@@ -123,7 +123,8 @@ package struct Walk: Sendable {
         return Prompt(step: step, text: question(for: step, index), mode: isStopwatchRunning && step == .timing ? .stopwatch : .line)
     }
 
-    var isStopwatchRunning: Bool {
+    /// Whether the stopwatch is running or paused: a timing under way.
+    package var isStopwatchRunning: Bool {
         if case .idle = stopwatch { return false }
         return true
     }

@@ -46,10 +46,12 @@ struct WalkRunner {
         emit(walk.introduce())
         var ending = Ending.finished
         var lastStopwatchPrompt: String?
+        var timerJustStarted = false
         loop: while let prompt = try nextPrompt() {
-            // A key already waiting when the timer has just started, before its keys are said,
-            // came with the Enter that started it (see `readStopwatchKey`).
-            let cameWithTheStart = prompt.mode == .stopwatch && lastStopwatchPrompt == nil && reader.hasKeyWaiting
+            // A key already waiting when the last answer has just started the timer, before its
+            // keys are said, came with the Enter that started it (see `readStopwatchKey`).
+            let cameWithTheStart = timerJustStarted && prompt.mode == .stopwatch && reader.hasKeyWaiting
+            timerJustStarted = false
             // While the timer runs, its keys are said once, not after every tally.
             if prompt.mode != .stopwatch || prompt.text != lastStopwatchPrompt {
                 context.print(context.out.bold(prompt.text))
@@ -77,7 +79,9 @@ struct WalkRunner {
                 input = line
                 if terminal == nil { context.print("> " + DisplayText.preview(line, limit: 500)) }
             }
+            let timing = walk.isStopwatchRunning
             let events = walk.handle(input, now: ProcessInfo.processInfo.systemUptime, date: context.now())
+            timerJustStarted = !timing && walk.isStopwatchRunning
             if let stop = try process(events) { ending = stop; break loop }
             if refused {
                 reader.discardTypedAhead()
