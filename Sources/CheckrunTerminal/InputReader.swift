@@ -110,6 +110,17 @@ package final class InputReader {
         return poll(&descriptor, 1, 0) > 0
     }
 
+    /// Whether Ctrl-C or Ctrl-\ is among what a terminal has waiting, read in or not: typed in
+    /// raw mode, they came as bytes, not signals. Reads in what is waiting; never waits.
+    package func takesWaitingInterrupt() -> Bool {
+        guard isTerminal else { return false }
+        while !ended {
+            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0, fill() else { break }
+        }
+        return buffer[position...].contains { $0 == 0x03 || $0 == 0x1C }
+    }
+
     /// Whether a byte is there to read: already read in, or, from a terminal, arriving within
     /// the escape delay. Not a time limit on any answer: only the rest of a key already pressed.
     private func nextByteArrives() -> Bool {

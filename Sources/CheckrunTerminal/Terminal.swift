@@ -65,6 +65,15 @@ package final class Terminal {
         isRaw = false
     }
 
+    /// Back to line mode for a question answered with a line; true when Ctrl-C or Ctrl-\ was
+    /// typed while raw mode was on and is not read yet (pressed while an answer was saved). It
+    /// came as a byte, no signal: in line mode it became a character of the answer, and the
+    /// walk waited for an Enter the tester never meant to press.
+    package func restoreForLine(_ reader: InputReader) -> Bool {
+        defer { restore() }
+        return isRaw && reader.takesWaitingInterrupt()
+    }
+
     /// Reads one key in raw mode. Escape sequences (arrow keys) are read whole and ignored;
     /// several characters arriving at once, one of them not among `keys`, are `.pasted`.
     package func readKey(from reader: InputReader, keys: Set<Character> = []) -> Key {

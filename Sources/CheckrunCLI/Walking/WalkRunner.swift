@@ -52,6 +52,14 @@ struct WalkRunner {
             // keys are said, came with the Enter that started it (see `readStopwatchKey`).
             let cameWithTheStart = timerJustStarted && prompt.mode == .stopwatch && reader.hasKeyWaiting
             timerJustStarted = false
+            // The terminal is in the question's mode before the question shows: a key pressed on
+            // seeing it is read as that question takes keys (Ctrl-C a signal in line mode).
+            if prompt.mode == .stopwatch {
+                terminal?.enterRawMode()
+            } else if terminal?.restoreForLine(reader) == true {
+                ending = .interrupted
+                break loop
+            }
             // While the timer runs, its keys are said once, not after every tally.
             if prompt.mode != .stopwatch || prompt.text != lastStopwatchPrompt {
                 context.print(context.out.bold(prompt.text))
@@ -65,7 +73,6 @@ struct WalkRunner {
                 case .end(let end): ending = end; break loop
                 }
             } else {
-                terminal?.restore()
                 if terminal != nil { context.prompt("> ") } else { context.flush() }
                 guard let line = reader.readLine() else {
                     if terminal != nil { context.print() }
@@ -102,7 +109,6 @@ struct WalkRunner {
     /// never lost between prompts.
     private func readStopwatchKey(_ terminal: Terminal, _ reader: InputReader, _ prompt: Prompt, cameWithTheStart: Bool) -> StopwatchKey {
         context.flush()
-        terminal.enterRawMode()
         switch terminal.readKey(from: reader, keys: Walk.stopwatchKeys) {
         case .enter where cameWithTheStart:
             // A terminal sending CR LF for one Enter, or a key or switch that bounced: taken as
