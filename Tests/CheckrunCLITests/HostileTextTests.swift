@@ -76,7 +76,7 @@ import Testing
         }
         // A walk may not start under such labels: the refusal shows them neutralised.
         let refused = try onTerminal(["run"] + base + ["--tester", Self.tester, "--check", "tiny-target/touch-one-hand"], in: folder)
-        #expect(refused.contains("holds a line break, a control character or a direction mark"), "\(refused)")
+        #expect(refused.contains("holds a line break, a control character or a direction control"), "\(refused)")
         #expect(rawControls(refused).isEmpty, "\(rawControls(refused)) in \(refused.debugDescription.prefix(600))")
         // A session that has them is resumed: its header and hints.
         let resumed = try onTerminal(["resume"], in: folder,

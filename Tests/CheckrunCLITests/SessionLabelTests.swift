@@ -14,9 +14,9 @@ import Testing
         (["--release", "2.4 "], "--release \"2.4 \" begins or ends with a space, which would file results apart from \"2.4\"; give \"2.4\""),
         (["--release", ""], "--release is empty"),
         (["--build", " 311"], "--build \" 311\" begins or ends with a space"),
-        (["--device", "iPad\nf00dbabe  release L, build 1, complete"], "--device holds a line break, a control character or a direction mark"),
-        (["--tester", "Ana\u{1B}[2J"], "--tester holds a line break, a control character or a direction mark"),
-        (["--os", "18.1\u{202E}"], "--os holds a line break, a control character or a direction mark"),
+        (["--device", "iPad\nf00dbabe  release L, build 1, complete"], "--device holds a line break, a control character or a direction control"),
+        (["--tester", "Ana\u{1B}[2J"], "--tester holds a line break, a control character or a direction control"),
+        (["--os", "18.1\u{202E}"], "--os holds a line break, a control character or a direction control"),
         (["--release", "2.4\u{FFFD}"], "--release holds bytes that are not UTF-8 text"),
         (["--release", "2.4\u{FEFF}"], "--release holds an invisible character (U+FEFF)"),
         (["--device", "iPad\u{200E}"], "--device holds an invisible character (U+200E)"),
@@ -62,7 +62,7 @@ import Testing
         defer { store.close() }
         #expect(try store.sessionSummaries().first?.session.tester == "")
         // Said, in one neutralised line: not filed unnamed without a word.
-        #expect(recorded.stderr.contains("checkrun: note: $USER holds a line break, a control character or a direction mark")
+        #expect(recorded.stderr.contains("checkrun: note: $USER holds a line break, a control character or a direction control")
                 && recorded.stderr.contains("It is not taken for the tester, so none is named: name one with --tester NAME."), "\(recorded.stderr)")
         #expect(!recorded.stderr.contains("\u{1B}") && recorded.stderr.split(separator: "\n").count == 1, "\(recorded.stderr)")
         let piped = try Checkrun.run(["run", "--release", "2.4", "--build", "312", "--check", "tiny-target/touch-one-hand", "--protocols", protocols],

@@ -24,4 +24,19 @@ import Testing
         #expect(DisplayText.terminalSafe("two\nlines\tand a tab") == "two\nlines\tand a tab")
         #expect(DisplayText.neutralised("two\nlines") == "two / lines")
     }
+
+    /// One rule for every label and product name, wherever it is checked (`run`, `record`,
+    /// `merge`, `report --product`): one line of plain text is exactly what `neutralised` leaves as it is.
+    @Test func oneLineOfPlainTextIsWhatNeutralisingLeavesAsItIs() {
+        let plain = ["2.4", "Ana Lima", "כפתור\u{200F} 2", "支払い", "a\u{200C}b", "1️⃣", "\u{00E9}t\u{00E9}", "e\u{301}"]
+        let notPlain = ["a\nb", "a\tb", "a\rb", "\u{1B}[2J", "x\u{202E}", "\u{2066}x", "a\u{2028}b", "a\u{85}b", "\u{7F}", "\u{0}"]
+        for text in plain {
+            #expect(DisplayText.isOneLinePlain(text), "\(DisplayText.neutralised(text))")
+            #expect(DisplayText.neutralised(text).unicodeScalars.elementsEqual(text.unicodeScalars))
+        }
+        for text in notPlain {
+            #expect(!DisplayText.isOneLinePlain(text), "\(DisplayText.neutralised(text))")
+            #expect(!DisplayText.neutralised(text).unicodeScalars.elementsEqual(text.unicodeScalars))
+        }
+    }
 }

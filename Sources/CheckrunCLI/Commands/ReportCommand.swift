@@ -99,8 +99,8 @@ struct ReportCommand: CheckrunCommand {
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw UsageError("--product is empty; name the product (e.g. --product \"Acme Pay\"), or leave the option out", command: "report")
         }
-        if !DisplayText.neutralised(name).unicodeScalars.elementsEqual(name.unicodeScalars) {
-            throw UsageError("--product holds a line break, a control character or a direction mark (\(DisplayText.preview(name, limit: 80))); a product name is one line of plain text", command: "report")
+        if !DisplayText.isOneLinePlain(name) {
+            throw UsageError("--product holds a line break, a control character or a direction control (\(DisplayText.preview(name, limit: 80))); a product name is one line of plain text", command: "report")
         }
         if name.unicodeScalars.count > SessionLabel.limit {
             throw UsageError("--product is \(name.unicodeScalars.count) characters; a product name holds at most \(SessionLabel.limit)", command: "report")

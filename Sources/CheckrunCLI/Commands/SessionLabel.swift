@@ -85,8 +85,8 @@ enum SessionLabel {
         if trimmed != value {
             return "\"\(DisplayText.neutralised(value))\" begins or ends with a space, which would file results apart from \"\(DisplayText.neutralised(trimmed))\"; give \"\(DisplayText.neutralised(trimmed))\""
         }
-        if !DisplayText.neutralised(value).unicodeScalars.elementsEqual(value.unicodeScalars) {
-            return "holds a line break, a control character or a direction mark (\(DisplayText.preview(value, limit: 80))); a label is one line of plain text"
+        if !DisplayText.isOneLinePlain(value) {
+            return "holds a line break, a control character or a direction control (\(DisplayText.preview(value, limit: 80))); a label is one line of plain text"
         }
         if let hidden = invisibleCharacter(in: value) {
             // "2.4" with a byte order mark looks like 2.4 everywhere, yet files results apart.

@@ -45,6 +45,13 @@ package enum DisplayText {
         !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || isMarkLead($0) }
     }
 
+    /// True when the text is one line of plain text, shown as it is: no line break, control
+    /// character or direction control, the characters `neutralised` would mark. A label, a
+    /// product name: text that stands inside a line checkrun writes, never a line of its own.
+    package static func isOneLinePlain(_ text: String) -> Bool {
+        isPlain(text) || !text.unicodeScalars.contains(where: isMarked)
+    }
+
     /// The visible `\u{…}` mark shown in place of a character.
     private static func mark(_ scalar: Unicode.Scalar) -> String {
         "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"

@@ -32,7 +32,7 @@ package struct SessionEntry: Sendable {
     /// one line of plain text.
     package func labelProblem() -> String? {
         let labels = [("release", session.release), ("build", session.build), ("device", session.device), ("tester", session.tester), ("OS version", session.osVersion)]
-        guard let (name, label) = labels.first(where: { DisplayText.neutralised($0.1) != $0.1 }) else { return nil }
+        guard let (name, label) = labels.first(where: { !DisplayText.isOneLinePlain($0.1) }) else { return nil }
         return "has a \(name) label holding a line break, a control character or a direction control (\(DisplayText.preview(label, limit: 80))), which checkrun never files: a label is one line of plain text"
     }
 
