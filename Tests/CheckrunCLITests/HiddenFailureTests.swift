@@ -87,6 +87,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("ana.json")))
     }
 
+    /// `merge` verified each session of a database it reads, but not that none was deleted:
+    /// a failed session deleted from under its records merged without a word, and the team's
+    /// report, which then verified, said pass. A source is verified as `verify` verifies it.
+    @Test func aMergeOfADatabaseWithAFailedSessionDeletedIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "311", ["--verdict", "fail", "--expected", "1=fail", "--notes", "read as three stops"])
+        try record(folder, build: "312", ["--verdict", "pass", "--expected", "1=pass", "--expected", "2=pass", "--expected", "3=pass", "--expected", "4=pass", "--expected", "5=pass"])
+        try tamper(folder, "PRAGMA foreign_keys = OFF; DELETE FROM sessions WHERE build = '311'")
+        let merged = try checkrun(["merge", "checkrun.sqlite", "--db", "team.sqlite"], in: folder)
+        #expect(merged.status == 1 && merged.stderr.contains("fails verification (session ") && merged.stderr.contains("the session was deleted, but its records remain"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("team.sqlite")))
+    }
+
     /// A report names an unfinished attempt's failed answer ("resume session … to give its
     /// result"): edited to a pass in the tables, the line went and the report still called
     /// itself verified. The outcomes of unfinished results are compared with their records.

@@ -15,8 +15,10 @@ package protocol SessionSource {
     /// What `verify` finds wrong in the sessions the source brings, beyond what each session's
     /// own records show (`merge` checks those): a database's results tables say what its
     /// records once said, so a record deleted from the end of a chain, which leaves a chain
-    /// that is whole, shows there. An export file carries records only: nothing more to find.
-    func verificationProblems() throws -> [VerificationProblem]
+    /// that is whole, shows there, and so does a session deleted from under its records or
+    /// moved out of the release merged. Each as `verify` words it. An export file carries
+    /// records only: nothing more to find.
+    func verificationProblems() throws -> [String]
 }
 
 /// Hands an attachment's bytes, a piece at a time, to the function it is given.
@@ -61,15 +63,8 @@ package final class DatabaseSource: SessionSource {
     }
 
     /// Every session the merge takes, verified as `verify` does, in the snapshot the merge reads.
-    package func verificationProblems() throws -> [VerificationProblem] {
-        let ids = try store.database.query("SELECT id FROM sessions WHERE ?1 IS NULL OR release = ?1 ORDER BY id", [SQLValue(release)]) {
-            $0.string(0).flatMap(UUID.init(text:))
-        }.compactMap { $0 }
-        var report = VerificationReport()
-        for start in stride(from: 0, to: ids.count, by: 64) {
-            try store.verifyGroup(Array(ids[start..<min(start + 64, ids.count)]), into: &report)
-        }
-        return report.problems
+    package func verificationProblems() throws -> [String] {
+        try store.verifyInOpenSnapshot(release: release)
     }
 }
 
@@ -92,7 +87,7 @@ package final class ExportFileSource: SessionSource {
 
     package var recordCount: Int? { nil }
 
-    package func verificationProblems() throws -> [VerificationProblem] { [] }
+    package func verificationProblems() throws -> [String] { [] }
 
     /// The export's `protocols` list, as the last read of the file found it (an export may
     /// have none): a merge asks after its first pass, so the file is not read again for it.

@@ -11,11 +11,12 @@ extension ResultStore {
     /// rewritten in one statement). Records and results left without a session are looked for
     /// beside this (`deletedSessionProblems`). A session moved with its whole chain rewritten is beyond any check without a
     /// key: a kept report's pins find it (`problems(against:)`).
-    func outsideSessionProblems(cited: Set<UUID>) throws -> [VerificationProblem] {
+    /// `inOpenSnapshot`: the caller holds a read transaction already (a merge's source).
+    func outsideSessionProblems(cited: Set<UUID>, inOpenSnapshot: Bool = false) throws -> [VerificationProblem] {
         // One snapshot for the scan and every probe after it: a walk giving its first answer
         // meanwhile must not read as a session whose first record was deleted.
-        try database.beginSnapshot()
-        defer { try? database.execute("COMMIT") }
+        if !inOpenSnapshot { try database.beginSnapshot() }
+        defer { if !inOpenSnapshot { try? database.execute("COMMIT") } }
         var problems: [VerificationProblem] = []
         var digester = SessionDigester()
         var withoutFirst: [(id: UUID, finished: Bool)] = []
