@@ -38,8 +38,14 @@ extension WalkRunner {
     /// walk last read them (a check reopened in another terminal) are taken on. True when the
     /// walk is no longer finished and goes on.
     mutating func takeChangesMadeElsewhere() throws -> Bool {
+        takeChanges(try store.latestPayloads(inSession: walk.session.id))
+    }
+
+    /// Takes on what `latest` (each result's latest record, as just read) holds that this walk
+    /// has not seen; true when the walk is no longer finished and goes on.
+    mutating func takeChanges(_ latest: [UUID: String]) -> Bool {
         var changedAny = false
-        for (id, payload) in try store.latestPayloads(inSession: walk.session.id) where seen[id] != payload {
+        for (id, payload) in latest where seen[id] != payload {
             guard let current = CheckResult.decoding(payload: payload, sessionID: walk.session.id),
                   walk.results.contains(where: { $0.id == id || (seen[id] == nil && $0.check == current.check) }) else { continue }
             context.print("Check \(DisplayText.preview(current.check, limit: 200)) was changed by another writer while this walk was open.")

@@ -151,9 +151,11 @@ struct WalkRunner {
     /// Saves, then says: every save commits before anything is said, so no line announces an
     /// answer as kept while its commit could still fail. Returns how the walk ends, if it does.
     private mutating func process(_ events: [WalkEvent]) throws -> Ending? {
-        for case .stands(let result) in events where try store.latestPayloads(inSession: walk.session.id)[result.id] != seen[result.id] {
+        for case .stands(let result) in events {
+            let latest = try store.latestPayloads(inSession: walk.session.id)
+            guard latest[result.id] != seen[result.id] else { continue }
             // Said to stand, yet another writer changed it meanwhile: what it holds now is said.
-            _ = try takeChangesMadeElsewhere()
+            _ = takeChanges(latest)
             return nil
         }
         for case .save(let result) in events {
