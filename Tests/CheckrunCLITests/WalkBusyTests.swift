@@ -125,6 +125,8 @@ import Testing
         try other.execute("BEGIN EXCLUSIVE")
         let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
         try terminal.expect("is busy: another checkrun is writing to it, so the session is not started yet")
+        Thread.sleep(forTimeInterval: 1)
+        let freed = Date()
         try other.execute("COMMIT")
         other.close()
         try terminal.expect("The database is free again, and the session is started.")
@@ -133,7 +135,11 @@ import Testing
         #expect(terminal.waitForExit() == 0)
         let store = try ResultStore(path: folder.path("db.sqlite"))
         defer { store.close() }
-        #expect(try store.sessionSummaries().map(\.session.build).sorted() == ["310", "311"])
+        let sessions = try store.sessionSummaries().map(\.session)
+        #expect(sessions.map(\.build).sorted() == ["310", "311"])
+        // Started when it began, after the wait: not when the command was typed.
+        let started = try #require(sessions.first { $0.build == "311" }?.startedAt)
+        #expect(started >= freed.addingTimeInterval(-0.1), "started \(started), the file freed \(freed)")
     }
 
     /// `resume` writes too (the text of the protocols it walks), and waited 30 seconds without

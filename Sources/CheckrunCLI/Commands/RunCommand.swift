@@ -55,7 +55,7 @@ struct RunCommand: CheckrunCommand {
             context.print("Nothing was started.")
             return 0
         }
-        let session = Session(
+        var session = Session(
             id: context.newSessionID(), release: release, build: build, device: device,
             osVersion: try SessionLabel.checked(context.arguments.value(.os) ?? "", .os, required: false, command: "run"), tester: tester,
             plan: checks.map(\.name), startedAt: context.now())
@@ -74,6 +74,10 @@ struct RunCommand: CheckrunCommand {
         try BusyStore(store: store, context: context).waitingWhileBusy({
             try SignalTrap.deferringSignals {
                 try store.batch {
+                    // Started by the attempt that saves it (on a file, once the file is this
+                    // walk's to write): not when the command was typed, before a question
+                    // offering an earlier session or a wait for another writer.
+                    session.startedAt = context.now()
                     try store.insert(session)
                     try store.keep(uniqueDocuments(checks))
                 }
