@@ -9,8 +9,10 @@ import Testing
 @Suite struct MergeSourceTests {
     let protocols = Repository.path("protocols")
 
-    func checkrun(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil) throws -> ProcessResult {
-        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input)
+    /// `timeout`: a merge of thousands of sessions, on a machine busy with other suites, may
+    /// take more than the minute a command is otherwise given before it is taken for hung.
+    func checkrun(_ arguments: [String], in folder: TemporaryFolder, input: String? = nil, timeout: TimeInterval = 60) throws -> ProcessResult {
+        try Checkrun.run(arguments + ["--protocols", protocols], in: folder.path, input: input, timeout: timeout)
     }
 
     func sessionCount(_ path: String) throws -> Int {
@@ -160,10 +162,10 @@ import Testing
         try folder.write("lines.json", text)
         // Beside the same export a session a line, so that a busy machine slows both alike.
         var started = Date()
-        #expect(try checkrun(["merge", "lines.json", "--db", "lines.sqlite"], in: folder).status == 0)
+        #expect(try checkrun(["merge", "lines.json", "--db", "lines.sqlite"], in: folder, timeout: 600).status == 0)
         let linesSeconds = Date().timeIntervalSince(started)
         started = Date()
-        let merged = try checkrun(["merge", "one-line.json", "--db", "team.sqlite"], in: folder)
+        let merged = try checkrun(["merge", "one-line.json", "--db", "team.sqlite"], in: folder, timeout: 600)
         let seconds = Date().timeIntervalSince(started)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("added 3000 sessions"), "\(merged.stdout)")
@@ -172,11 +174,11 @@ import Testing
         // (Without attachments the export is version 2, which every checkrun since 2 reads.)
         let sorted = String(oneLine.replacingOccurrences(of: "\"version\": 2, ", with: "").dropLast(2)) + "], \"version\": 2}"
         try folder.write("sorted.json", sorted)
-        let again = try checkrun(["merge", "sorted.json", "--db", "team.sqlite"], in: folder)
+        let again = try checkrun(["merge", "sorted.json", "--db", "team.sqlite"], in: folder, timeout: 600)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("nothing new"), "\(again.stdout)")
         try folder.write("truncated.json", String(oneLine.prefix(oneLine.count / 2)))
-        let truncated = try checkrun(["merge", "truncated.json", "--db", "fresh.sqlite"], in: folder)
+        let truncated = try checkrun(["merge", "truncated.json", "--db", "fresh.sqlite"], in: folder, timeout: 600)
         #expect(truncated.status == 1)
         #expect(truncated.stderr.contains("truncated"), "\(truncated.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("fresh.sqlite")), "a bad source writes nothing, not even a new database")
