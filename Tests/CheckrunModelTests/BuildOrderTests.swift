@@ -34,12 +34,39 @@ import Testing
         #expect(BuildOrder.sorted(seen) == ["alpha", "1", "2", "beta"])
     }
 
+    /// Commit hashes have digits but no order: compared part by part, a12b4e0 came after
+    /// 9f3c2d1 though tested before it, and its pass hid the newer build's failure. They keep
+    /// the place their first result gives them, as labels without digits do.
+    @Test func commitHashesKeepTheirPlaceInTime() {
+        let seen = [(label: "a12b4e0", firstSeen: 1.0), (label: "9f3c2d1", firstSeen: 2.0)]
+        #expect(BuildOrder.sorted(seen) == ["a12b4e0", "9f3c2d1"])
+        let full = [(label: "e83c5163316f89bfbde7d9ab23ca2e25604af290", firstSeen: 1.0), (label: "1b5a2c2e7d1f0c3b9a8d7e6f5a4b3c2d1e0f9a8b", firstSeen: 2.0)]
+        #expect(BuildOrder.sorted(full) == full.map(\.label))
+        let mixed = [(label: "311", firstSeen: 1.0), (label: "ffa0013", firstSeen: 2.0), (label: "312", firstSeen: 3.0), (label: "0c1d2e3", firstSeen: 4.0)]
+        #expect(BuildOrder.sorted(mixed) == ["311", "ffa0013", "312", "0c1d2e3"])
+        // Numbers with a respin letter after them, and words, are no hashes.
+        for label in ["20241130a", "311", "2.4.0", "311b", "build 9", "deadbeef", "cafe"] {
+            #expect(!BuildOrder.looksLikeCommitHash(label), "\(label)")
+        }
+        #expect(BuildOrder.sorted([(label: "20241201", firstSeen: 1.0), (label: "20241130a", firstSeen: 2.0)]) == ["20241130a", "20241201"])
+    }
+
+    /// "2.4.0 (rc1)" is a release candidate as "2.4.0-rc1" is: taken for a build after 2.4.0,
+    /// its pass hid 2.4.0's failure.
+    @Test func aPreReleaseWordInBracketsComesBeforeTheRelease() {
+        for candidate in ["2.4.0 (rc1)", "2.4.0 (RC 1)", "2.4.0 [beta]", "2.4.0 {beta 2}"] {
+            #expect(BuildOrder.compare(candidate, "2.4.0") == .orderedAscending, "\(candidate)")
+        }
+        #expect(BuildOrder.compare("2.4.0 (5)", "2.4.0") == .orderedDescending)
+    }
+
     /// Every pair answers one way and every three agree: a sort cannot go round in a circle
     /// and put a release candidate last.
     @Test func theOrderIsTotalOverMixedLabels() {
         let labels = ["2.4.0-rc.1", "2.4.0", "2.4.0-hotfix", "2.4.0 (5)", "2.4.0.1", "1.0rc1", "1.0", "1.0.1", "2.4.0-RC1", "2.4.0-beta.1",
                       "v10", "9", "11", "311", "311a", "build 9", "build 10", "2.4", "2.4.0-rc.10", "1.0.dev2",
-                      "2.4 (311)", "2.4.1 (312)", "2.4-hotfix1", "2.4.1", "2.4_311", "311.1", "beta 3", "", "e\u{301}", "\u{e9}.", "2.4.", "v2.4.1"]
+                      "2.4 (311)", "2.4.1 (312)", "2.4-hotfix1", "2.4.1", "2.4_311", "311.1", "beta 3", "", "e\u{301}", "\u{e9}.", "2.4.", "v2.4.1",
+                      "2.4.0 (rc1)", "2.4.0 [beta]", "2.4.0 (5)", "2.4.0 (rc1", "2.4.0 ((rc"]
         for a in labels {
             #expect(BuildOrder.compare(a, a) == .orderedSame)
             for b in labels where a != b {

@@ -4,14 +4,15 @@ import Foundation
 /// (99 < 310 < 311; 2.4.9 < 2.4.10; "1.2 (45)" < "1.2 (100)"; v9 < 10), a release candidate
 /// or beta before its release (2.4.0-rc.2 < 2.4.0; 1.0b1 is left alone). When results were recorded
 /// says nothing about which build is newer: build 310 tested after 311 is still the older.
-/// Labels without any digit have nothing to compare, so they keep the place their first result
-/// gives them: right after the numbered builds first seen before them.
+/// Labels without any digit have nothing to compare, and a commit hash's digits say nothing of
+/// its age (a12b4e0 is no older than 9f3c2d1), so they keep the place their first result gives
+/// them: right after the numbered builds first seen before them.
 package enum BuildOrder {
     /// `labels` with when each was first seen, newest last.
     package static func sorted(_ labels: [(label: String, firstSeen: Double)]) -> [String] {
-        let numbered = labels.filter { hasDigits($0.label) }.sorted { isOrdered($0.label, $1.label, $0.firstSeen, $1.firstSeen) }
+        let numbered = labels.filter { isOrderedByLabel($0.label) }.sorted { isOrdered($0.label, $1.label, $0.firstSeen, $1.firstSeen) }
         var order = numbered
-        for plain in labels.filter({ !hasDigits($0.label) }).sorted(by: { ($0.firstSeen, $0.label) < ($1.firstSeen, $1.label) }) {
+        for plain in labels.filter({ !isOrderedByLabel($0.label) }).sorted(by: { ($0.firstSeen, $0.label) < ($1.firstSeen, $1.label) }) {
             // After the last entry (numbered or not) first seen before it.
             let position = order.lastIndex { $0.firstSeen <= plain.firstSeen }.map { $0 + 1 } ?? 0
             order.insert(plain, at: position)
@@ -112,9 +113,10 @@ package enum BuildOrder {
     /// teams write a respin that way.
     static let preReleaseWords: Set<String> = ["alpha", "beta", "rc", "pre", "prerelease", "preview", "dev", "snapshot", "nightly", "canary"]
 
-    /// The word a text part starts with, after its separators, in lower case.
+    /// The word a text part starts with, after its separators and an opening bracket
+    /// ("2.4.0 (rc1)", "2.4.0 [beta]"), in lower case.
     private static func preReleaseWord(_ text: String) -> String {
-        String(text.lowercased().drop { "-._ ~+".contains($0) }.prefix { $0.isLetter })
+        String(text.lowercased().drop { "-._ ~+([{".contains($0) }.prefix { $0.isLetter })
     }
 
     enum Part: Equatable {
@@ -154,5 +156,22 @@ package enum BuildOrder {
 
     static func hasDigits(_ label: String) -> Bool {
         label.contains { $0.isASCII && $0.isNumber }
+    }
+
+    /// Whether the label's numbers say where the build stands: it has digits and is no commit
+    /// hash. Compared part by part, hashes came out in an order of chance, and a pass on an
+    /// older build was taken as newer than a failure on the newest.
+    static func isOrderedByLabel(_ label: String) -> Bool {
+        hasDigits(label) && !looksLikeCommitHash(label)
+    }
+
+    /// 7 to 64 hexadecimal digits (git's short and full hashes, SHA-256 ones too) with a letter
+    /// before the last digit: a date with a respin letter after it (20241130a) is a number still.
+    package static func looksLikeCommitHash(_ label: String) -> Bool {
+        let scalars = Array(label.unicodeScalars)
+        guard (7...64).contains(scalars.count), scalars.allSatisfy({ $0.properties.isASCIIHexDigit }),
+              let firstLetter = scalars.firstIndex(where: { !("0"..."9").contains($0) }),
+              let lastDigit = scalars.lastIndex(where: { ("0"..."9").contains($0) }) else { return false }
+        return firstLetter < lastDigit
     }
 }
