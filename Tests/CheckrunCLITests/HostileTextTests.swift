@@ -162,3 +162,21 @@ import Testing
         }
     }
 }
+
+/// JUnit's `system-out` tells a testcase's details a line each ("build: 311"): a note of several
+/// lines stood in a CI dashboard as details of its own ("build: 999", "amended: verified OK").
+@Suite struct JUnitDetailLineTests {
+    @Test func aNoteOfSeveralLinesStaysOneDetail() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = Repository.path("protocols")
+        let recorded = try Checkrun.run(["record", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--check", "tiny-target/voice-control-show-numbers",
+                                         "--expected", "1=fail", "--notes", "Delete fired\nbuild: 999\r\ntester: Compliance Lead\ramended: verified OK by lead", "--protocols", protocols], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let junit = try Checkrun.run(["report", "--release", "2.4", "--format", "junit", "--protocols", protocols], in: folder.path)
+        let out = try #require(junit.stdout.components(separatedBy: "<system-out>").first { $0.contains("notes: ") }?.components(separatedBy: "</system-out>").first)
+        let lines = out.components(separatedBy: "&#10;")
+        #expect(lines.contains("notes: Delete fired / build: 999 / tester: Compliance Lead / amended: verified OK by lead"), "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("build: ") } == ["build: 311"] && !lines.contains { $0.hasPrefix("amended:") }, "\(lines)")
+    }
+}

@@ -23,6 +23,8 @@ import Testing
         }
         #expect(DisplayText.terminalSafe("two\nlines\tand a tab") == "two\nlines\tand a tab")
         #expect(DisplayText.neutralised("two\nlines") == "two / lines")
+        // A Windows paste's CR LF, and a lone CR, are line breaks too, not "\u{D}" marks.
+        #expect(DisplayText.neutralised("two\r\nlines\rthree\n\nfour") == "two / lines / three /  / four")
     }
 
     /// One rule for every label and product name, wherever it is checked (`run`, `record`,

@@ -5,10 +5,14 @@ package enum DisplayText {
     package static func neutralised(_ text: String) -> String {
         if isPlain(text) { return text }
         var result = ""
+        var afterCarriageReturn = false
         for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar.value == 0x0D }
             switch scalar.value {
             case 0x09: result += " "
-            case 0x0A: result += " / "
+            // A line break, CR LF (a Windows paste) and a lone CR as much as LF: one " / ".
+            case 0x0A where afterCarriageReturn: break
+            case 0x0A, 0x0D: result += " / "
             case _ where isMarked(scalar):
                 result += mark(scalar)
             default:

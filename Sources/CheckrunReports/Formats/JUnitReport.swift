@@ -109,8 +109,10 @@ enum JUnitReport {
         } else {
             out += verdictElement(entry, reported)
         }
-        var told = properties.map { "\($0.0): \($0.1)" }
-        if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(notes)") }
+        // A line each, every value on its own line: notes of several lines stood in a dashboard
+        // as lines of their own ("build: 999", "amended: verified OK by lead").
+        var told = properties.map { "\($0.0): \(DisplayText.neutralised($0.1))" }
+        if let notes = reported?.result.notes, !notes.isEmpty { told.append("notes: \(DisplayText.neutralised(notes))") }
         var markers: [String] = []
         if let reported {
             told += reported.result.attachments.map { "attachment: " + DisplayText.neutralised(AttachedEvidence.sentence($0)) }
