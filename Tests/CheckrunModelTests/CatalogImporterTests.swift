@@ -180,6 +180,46 @@ import Testing
         #expect(imported.warnings.map(\.description) == ["map.md:13: warning: 9.9.9 is not a WCAG 2.2 success criterion; left out of the mapping"])
     }
 
+    /// A sentence before the list emptied the mapping without a word; a second number on an
+    /// item ("2.5.8, 2.5.5", "1.4.3/1.4.11") was dropped; 2.5.8.1 was taken for 2.5.8.
+    @Test func theMappingReadsEveryNumberOfAnItemAndASentenceBeforeTheList() throws {
+        let text = """
+        Map
+        Profile: VoiceOver
+        Task: a
+        Expected: b
+
+        WCAG mapping
+
+        The entry maps to these criteria:
+
+          1. 2.5.8, 2.5.5 Target Size
+          2. 1.4.3/1.4.11 contrast and 2.2.1 & 4.1.2
+          3. 2.5.8.1 not a criterion
+
+        Notes after the list.
+
+          1. 2.1.1 a list of another section
+        """
+        let imported = try importer.importPage(text: text, fileName: "map.txt")
+        #expect(imported.document.wcag == ["2.5.8", "2.5.5", "1.4.3", "1.4.11"])
+        #expect(imported.warnings.map(\.description) == ["map.txt:12: warning: 2.5.8.1 is not a WCAG 2.2 success criterion; left out of the mapping"])
+    }
+
+    /// An outcome indented with a no-break or ideographic space (text copied from the web) was
+    /// read as prose and left out without a word; one not indented at all is said.
+    @Test func anOutcomeIsNeverLeftOutWithoutAWord() throws {
+        for space in ["\u{A0}\u{A0}", "\u{2003}", "\u{3000}", "\t", "  "] {
+            let text = "Title\nProfile: VoiceOver\nTask: a\nExpected: first\n\(space)second\n"
+            let imported = try importer.importPage(text: text, fileName: "p.txt")
+            #expect(imported.document.checks.first?.expected.map(\.text) == ["first", "second"], "\(Array(space.unicodeScalars))")
+            #expect(imported.warnings.isEmpty)
+        }
+        let flush = try importer.importPage(text: "Title\nProfile: VoiceOver\nTask: a\nExpected: first\nsecond\n\nProse.\n", fileName: "p.txt")
+        #expect(flush.document.checks.first?.expected.map(\.text) == ["first"])
+        #expect(flush.warnings.map(\.description) == ["p.txt:5: warning: this line comes right after the Expected outcomes of the Profile \"VoiceOver\" but is not indented, so it is not read as one of them; indent it if it is one, or leave a blank line above it"])
+    }
+
     /// A fenced code block shows an example: a "Profile:" in it became a real check. Code shown
     /// between two expected outcomes leaves the block going; inline code that begins a line
     /// opens nothing; a fence never closed is read as text, with a warning, never dropped.

@@ -29,7 +29,9 @@ struct CatalogLine {
 
     init(number: Int, raw: String) {
         self.number = number
-        isIndented = raw.first == " " || raw.first == "\t"
+        // Any space indents, a no-break or an ideographic one too (text copied from the web):
+        // an outcome indented with one was read as prose, and left out without a word.
+        isIndented = raw.unicodeScalars.first.map(CharacterSet.whitespaces.contains) ?? false
         var line = raw.trimmingCharacters(in: .whitespaces)
         while line.hasPrefix(">") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }
         isHeading = line.hasPrefix("#")

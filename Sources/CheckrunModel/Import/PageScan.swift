@@ -21,6 +21,10 @@ struct PageScan {
     private(set) var statusLine: Int?
     private var pending: PendingCheck?
     private var inMapping = false
+    /// The items read of the mapping list now open.
+    private var mappingItems = 0
+    /// Whether a sentence came before the mapping list's first item.
+    private var mappingIntroduced = false
     private var lastHeading: String?
 
     init(file: String, wcag: WCAGTable) {
@@ -41,11 +45,18 @@ struct PageScan {
     /// block around it goes on after it (code shown between two expected outcomes).
     mutating func read(_ lines: [CatalogLine]) throws(ImportMessage) {
         let code = codeLines(lines)
+        var previous = 0
         for line in lines where !line.isBlank && !code.contains(line.number) {
+            defer { previous = line.number }
             if line.isHeading || line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
                 lastHeading = line.text
             }
             if try readLabelled(line) || continueBlock(line) { continue }
+            if let check = pending, check.field == .expected, line.number == previous + 1, !line.isHeading {
+                // Right under the outcomes, yet not indented: prose, or an outcome whose
+                // indent was lost. Said either way, so that no outcome goes without a word.
+                warn(line.number, "warning: this line comes right after the Expected outcomes of the Profile \"\(check.profile)\" but is not indented, so it is not read as one of them; indent it if it is one, or leave a blank line above it")
+            }
             try finishPending()
             readMapping(line)
         }
@@ -153,9 +164,26 @@ struct PageScan {
         return true
     }
 
+    /// The numbers an item of the mapping list starts with: the first (see `criterionNumber`),
+    /// and each after it joined by a comma, a slash, "&" or "and" ("2.5.8, 2.5.5 Target Size",
+    /// "1.4.3/1.4.11"): only the first was taken, and the others left the mapping unsaid.
+    static func criterionNumbers(_ text: String) -> [String] {
+        guard let first = criterionNumber(text), let start = text.range(of: first) else { return [] }
+        var numbers = [first]
+        var rest = text[start.upperBound...]
+        let joined = #"^\s*(,|/|&|and)\s*([0-9]{1,3}(\.[0-9]{1,3}){2,})(?![0-9])"#
+        while let match = rest.range(of: joined, options: .regularExpression) {
+            let number = rest[match].drop { !$0.isNumber }
+            numbers.append(String(number))
+            rest = rest[match.upperBound...]
+        }
+        return numbers
+    }
+
     /// The number an item of the mapping list starts with, read past the Markdown around it
     /// (`**2.5.8**`, `[2.5.8](…)`, `` `2.5.8` ``) and the words that may name it (`SC 2.5.8`,
-    /// `WCAG 2.5.8`, `WCAG 2.1 2.5.8`, `Success Criterion 2.5.8`): any three numbers, so one that is no criterion is said.
+    /// `WCAG 2.5.8`, `WCAG 2.1 2.5.8`, `Success Criterion 2.5.8`): three numbers or more, so one
+    /// that is no criterion is said (2.5.8.1 was taken for 2.5.8).
     static func criterionNumber(_ text: String) -> String? {
         var rest = Substring(text)
         while true {
@@ -166,7 +194,7 @@ struct PageScan {
             }
             if rest == before { break }
         }
-        guard let match = rest.range(of: #"^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\b"#, options: .regularExpression) else { return nil }
+        guard let match = rest.range(of: #"^[0-9]{1,3}(\.[0-9]{1,3}){2,}(?![0-9])"#, options: .regularExpression) else { return nil }
         return String(rest[match])
     }
 
@@ -174,18 +202,25 @@ struct PageScan {
     private mutating func readMapping(_ line: CatalogLine) {
         if line.text.lowercased().hasPrefix("wcag mapping") {
             inMapping = true
+            mappingItems = 0
+            mappingIntroduced = false
             return
         }
         guard inMapping else { return }
         guard line.isListItem || line.isIndented else {
-            inMapping = false
+            // One sentence before the list ("The entry maps to these criteria:") is no end of
+            // it: ended there, the mapping was empty without a word.
+            if mappingItems > 0 || line.isHeading || mappingIntroduced { inMapping = false }
+            mappingIntroduced = true
             return
         }
-        guard let number = Self.criterionNumber(line.text) else { return }
-        if !wcag.contains(number) {
-            warn(line.number, "warning: \(number) is not a WCAG 2.2 success criterion; left out of the mapping")
-        } else if !criteria.contains(number) {
-            criteria.append(number)
+        mappingItems += 1
+        for number in Self.criterionNumbers(line.text) {
+            if !wcag.contains(number) {
+                warn(line.number, "warning: \(number) is not a WCAG 2.2 success criterion; left out of the mapping")
+            } else if !criteria.contains(number) {
+                criteria.append(number)
+            }
         }
     }
 }
