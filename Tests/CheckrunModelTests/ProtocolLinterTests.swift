@@ -61,6 +61,18 @@ import Testing
         #expect(found.map(\.description) == ["sample.json:4:12: /title: expected a string, found a number — The catalog entry's title, e.g. \"Tiny Target\"."])
     }
 
+    /// A key or a counter's name holding a line break was quoted raw: one problem printed as
+    /// several lines, one of them "1 file checked, no problems.". Each problem is one line.
+    @Test func aProblemIsOneLineWhateverTheFileHolds() {
+        let forged = Self.valid
+            .replacingOccurrences(of: "\"task\":", with: "\"tsak\\n\\n1 file checked, no problems.\\n\": \"x\", \"task\":")
+            .replacingOccurrences(of: "\"counter\": \"hits\"", with: "\"counter\": \"hitz\\nok\"")
+        let found = problems(forged)
+        #expect(found.count >= 2)
+        #expect(found.allSatisfy { !$0.description.contains("\n") }, "\(found.map(\.description))")
+        #expect(found.contains { $0.description.contains("unknown key \"tsak /  / 1 file checked, no problems. / \"") }, "\(found.map(\.description))")
+    }
+
     /// The store keeps an expected outcome's place as a number and believes none beyond what a
     /// protocol can have: a check holds at most 1,000.
     @Test func aCheckWithMoreThanAThousandExpectedOutcomesIsRefused() {

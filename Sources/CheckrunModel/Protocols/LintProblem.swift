@@ -14,7 +14,9 @@ package struct LintProblem: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// One line whatever the file holds: a key or a value quoted in the message may hold a
+    /// line break, and printed raw it stood as lines of its own ("1 file checked, no problems.").
     package var description: String {
-        "\(file):\(location.line):\(location.column): \(pointer.map { "\($0): " } ?? "")\(message)"
+        DisplayText.neutralised("\(file):\(location.line):\(location.column): \(pointer.map { "\($0): " } ?? "")\(message)")
     }
 }
