@@ -61,6 +61,19 @@ import Testing
         #expect(found.map(\.description) == ["sample.json:4:12: /title: expected a string, found a number — The catalog entry's title, e.g. \"Tiny Target\"."])
     }
 
+    /// A target no tester can reach passed lint: the walk refuses a count over 100,000 as a
+    /// typing slip, so a check asking for 200,000 hits could never pass; nor a time limit of years.
+    @Test func aTargetNoTesterCanReachIsRefused() {
+        let found = problems(Self.valid
+            .replacingOccurrences(of: "\"atLeast\": 10, \"outOf\": 10", with: "\"atLeast\": 100001, \"outOf\": 200000")
+            .replacingOccurrences(of: "\"task\": \"close", with: "\"timeLimit\": 86401, \"task\": \"close"))
+        #expect(found.map { "\($0.pointer.map { "\($0)" } ?? ""): \($0.message)" }.sorted() == [
+            "/checks/0/expected/0/atLeast: 100001 is too large; the most allowed is 100000",
+            "/checks/0/expected/0/outOf: 200000 is too large; the most allowed is 100000",
+            "/checks/0/timeLimit: 86401 is too large; the most allowed is 86400",
+        ], "\(found)")
+    }
+
     /// A key or a counter's name holding a line break was quoted raw: one problem printed as
     /// several lines, one of them "1 file checked, no problems.". Each problem is one line.
     @Test func aProblemIsOneLineWhateverTheFileHolds() {

@@ -95,9 +95,10 @@ extension ProtocolSchema {
           "items": { "$ref": "#/$defs/counter" }
         },
         "timeLimit": {
-          "description": "Seconds the task should finish within, e.g. 60 for a payment timeout; the walk and the reports flag a timing over it.",
+          "description": "Seconds the task should finish within, e.g. 60 for a payment timeout; the walk and the reports flag a timing over it. At most a day (86400).",
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 86400
         },
         "wcag": {
           "description": "The success criteria this check gives evidence for, when they differ from the protocol's list; [] for none.",
@@ -137,19 +138,22 @@ extension ProtocolSchema {
               "$ref": "#/$defs/slug"
             },
             "atLeast": {
-              "description": "The outcome passes when the count is at least this.",
+              "description": "The outcome passes when the count is at least this. At most 100000, the most a tester can count.",
               "type": "integer",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 100000
             },
             "atMost": {
-              "description": "The outcome passes when the count is at most this.",
+              "description": "The outcome passes when the count is at most this. At most 100000, the most a tester can count.",
               "type": "integer",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 100000
             },
             "outOf": {
-              "description": "How many tries the count is out of, e.g. 10 in \"10 out of 10 hits\".",
+              "description": "How many tries the count is out of, e.g. 10 in \"10 out of 10 hits\". At most 100000, the most a tester can count.",
               "type": "integer",
-              "minimum": 1
+              "minimum": 1,
+              "maximum": 100000
             }
           }
         }
