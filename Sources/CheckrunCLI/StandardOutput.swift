@@ -19,6 +19,15 @@ enum StandardOutput {
         if firstFailure == 0, ferror(stdout) != 0 { firstFailure = errno == 0 ? EIO : errno }
     }
 
+    /// Flushes standard output now; false once any of it failed to be written. A gate says
+    /// "exiting with status 3" only of a report that reached its reader whole: one cut short
+    /// exits 1, with `finish`'s words.
+    static func isWholeSoFar() -> Bool {
+        if fflush(stdout) != 0, firstFailure == 0 { firstFailure = errno == 0 ? EIO : errno }
+        noteFailure()
+        return firstFailure == 0
+    }
+
     /// Flushes standard output and returns the exit status the process should end with.
     static func finish(_ status: Int32) -> Int32 {
         if fflush(stdout) != 0, firstFailure == 0 { firstFailure = errno == 0 ? EIO : errno }

@@ -179,4 +179,22 @@ import Testing
         #expect(lines.contains("notes: Delete fired / build: 999 / tester: Compliance Lead / amended: verified OK by lead"), "\(lines)")
         #expect(lines.filter { $0.hasPrefix("build: ") } == ["build: 311"] && !lines.contains { $0.hasPrefix("amended:") }, "\(lines)")
     }
+
+    /// A check whose only attempt holds a failed answer but is not finished was "not run in
+    /// this release" in JUnit: it was run, and failed. The testcase says what it holds.
+    @Test func anUnfinishedFailureIsNotCalledNotRun() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = Repository.path("protocols")
+        let walked = try Checkrun.run(["run", "--release", "1", "--build", "10", "--device", "A", "--tester", "Ana", "--check", "tiny-target/voice-control-show-numbers",
+                                       "--protocols", protocols], in: folder.path, input: "t 5\nf numbers overlap\nq\n")
+        #expect(walked.status == 0 || walked.status == 1, "\(walked.stderr)")
+        let recorded = try Checkrun.run(["record", "--release", "1", "--build", "10", "--device", "A", "--check", "tiny-target/touch-one-hand", "--count", "hits=10",
+                                         "--expected", "2=pass", "--protocols", protocols], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let junit = try Checkrun.run(["report", "--release", "1", "--format", "junit", "--protocols", protocols], in: folder.path)
+        let testcase = try #require(junit.stdout.components(separatedBy: "<testcase ").first { $0.contains("name=\"voice-control-show-numbers\"") })
+        #expect(testcase.contains("<skipped message=\"not finished: attempt 1 (build 10) holds a failed answer; resume session "), "\(testcase)")
+        #expect(!testcase.contains("not run in this release"))
+    }
 }

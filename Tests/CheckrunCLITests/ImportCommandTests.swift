@@ -29,6 +29,19 @@ import Testing
         #expect(try String(contentsOfFile: "\(out)/tiny-target.json", encoding: .utf8) == written, "same page, same ids, same file")
     }
 
+    /// A link whose file is missing was taken for nothing there: the protocol was written
+    /// where it pointed, outside the folder, without --force and without a word.
+    @Test func aLinkWhereAProtocolWouldGoIsSomethingThere() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/tiny-target.json"), withDestinationPath: folder.path("outside.json"))
+        let refused = try Checkrun.run(["import", "\(seeds)/001_505cf892b4e0d64b.txt", "--out", folder.path("out")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("tiny-target.json exists already, as a link to \(folder.path("outside.json")); pass --force"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("outside.json")))
+    }
+
     @Test func dryRunPrintsJSONAndWritesNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -58,6 +58,7 @@ struct CompareCommand: CheckrunCommand {
         let rendered = format.render(comparison)
         // In accessible mode the text format says "310 to 311", not an arrow speech reads as "right arrow".
         try OutputFile.write(context.accessible && format == .text ? SpokenWords.replacingSymbols(rendered) : rendered, to: arguments.value(.out), context)
+        guard StandardOutput.isWholeSoFar() else { return 1 }
         if arguments.flag(.failOnRegression) && !comparison.regressions.isEmpty {
             context.printError("\(comparison.regressions.count) regression\(comparison.regressions.count == 1 ? "" : "s") flagged; exiting with status 3 (--fail-on-regression).")
             return 3

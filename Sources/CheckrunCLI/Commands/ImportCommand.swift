@@ -129,7 +129,11 @@ struct ImportCommand: CheckrunCommand {
         if !problems.isEmpty {
             return problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
         }
-        guard !dryRun, PathKind.of(path) != .missing else { return nil }
+        // A link whose file is missing is something there all the same: written through, the
+        // protocol landed wherever it pointed, outside the folder, without a word.
+        var link = stat()
+        let isLink = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+        guard !dryRun, PathKind.of(path) != .missing || isLink else { return nil }
         if PathKind.of(path) == .folder {
             return ["\(path) is a folder where the protocol from \(file) would be written; move it aside, or import into another folder with --out DIR"]
         }
@@ -138,7 +142,8 @@ struct ImportCommand: CheckrunCommand {
         } catch {
             return ["\(error)"]
         }
-        return force ? nil : ["\(path) exists already; pass --force to overwrite it, or --out DIR to write elsewhere"]
+        let what = isLink ? "exists already, as a link to \((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "another file")" : "exists already"
+        return force ? nil : ["\(path) \(what); pass --force to overwrite it, or --out DIR to write elsewhere"]
     }
 
     private static func createDirectory(_ path: String, _ context: CommandContext) throws {

@@ -66,6 +66,7 @@ struct ReportCommand: CheckrunCommand {
             report.attachmentPaths = try writeAttachments(of: report, into: folder, from: store, besides: context.arguments.value(.out))
         }
         try OutputFile.write(format.render(report), to: context.arguments.value(.out), context)
+        guard StandardOutput.isWholeSoFar() else { return 1 }
         if context.arguments.flag(.failOnFailure) && report.hasFailures {
             context.printError("A check failed in release \(release); exiting with status 3 (--fail-on-failure).")
             return 3

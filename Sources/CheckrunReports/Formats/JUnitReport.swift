@@ -107,7 +107,8 @@ enum JUnitReport {
             let message = "\(ReportPhrases.verdict(reported.result)) in build \(reported.build); " + ReportPhrases.failedEarlier(earlier)
             out.append("      <failure message=\"\(x(message))\" type=\"fail\">\(x(earlier.notes ?? ""))</failure>")
         } else {
-            out += verdictElement(entry, reported)
+            let unfinished = reported == nil ? report.unfinishedFailures.first { $0.check == entry.reference.name } : nil
+            out += verdictElement(entry, reported, unfinished: unfinished)
         }
         // A line each, every value on its own line: notes of several lines stood in a dashboard
         // as lines of their own ("build: 999", "amended: verified OK by lead").
@@ -127,7 +128,9 @@ enum JUnitReport {
 
     /// The element a testcase's own verdict gives: a failure with its failed outcomes and notes,
     /// an error for blocked, skipped for skipped or not run, nothing for a pass.
-    private static func verdictElement(_ entry: ReleaseReport.CheckEntry, _ reported: ReportedResult?) -> [String] {
+    /// A check with no result but an unfinished attempt holding a failed answer (`unfinished`)
+    /// was "not run in this release": it was run, and failed, and is not finished.
+    private static func verdictElement(_ entry: ReleaseReport.CheckEntry, _ reported: ReportedResult?, unfinished: UnfinishedFailure?) -> [String] {
         var out: [String] = []
         switch reported?.result.verdict {
         case .fail?:
@@ -143,7 +146,8 @@ enum JUnitReport {
         case .skipped?:
             out.append("      <skipped message=\"skipped by the tester\"/>")
         case nil:
-            out.append("      <skipped message=\"not run in this release\"/>")
+            let message = unfinished.map { "not finished: attempt \($0.attempt) (build \($0.build)) holds a failed answer; resume session \($0.session.lowercasedText.prefix(8)) to give its result" }
+            out.append("      <skipped message=\"\(x(message ?? "not run in this release"))\"/>")
         case .pass?:
             if let reported, isNotApplicable(reported) {
                 out.append("      <skipped message=\"\(x("not applicable: " + CheckResult.nothingApplied))\"/>")
