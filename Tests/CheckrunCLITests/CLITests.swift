@@ -64,6 +64,10 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(folder.path("broken.json")):1:17: invalid JSON:") })
         #expect(dirty.stderr.contains("2 files checked"))
 
+        // A file named twice, in its folder and by itself, is one file, not a duplicate id.
+        let twice = try Checkrun.run(["lint", "protocols", "protocols/tiny-target.json", "./protocols/tiny-target.json"], in: Repository.root.path)
+        #expect(twice.status == 0 && twice.stderr.contains("5 files checked, no problems."), "\(twice.stdout)\(twice.stderr)")
+
         let nowhere = try Checkrun.run(["lint", "/no/such/place"])
         #expect(nowhere.status == 1)
         #expect(nowhere.stderr.contains("/no/such/place: no such file or folder"))

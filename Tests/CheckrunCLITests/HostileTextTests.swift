@@ -197,4 +197,22 @@ import Testing
         #expect(testcase.contains("<skipped message=\"not finished: attempt 1 (build 10) holds a failed answer; resume session "), "\(testcase)")
         #expect(!testcase.contains("not run in this release"))
     }
+
+    /// A timing over the check's time limit was flagged in Markdown, HTML and JSON, but in
+    /// neither CSV nor JUnit, where a CI dashboard reads it.
+    @Test func aTimingOverItsLimitIsSaidInCSVAndJUnit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = Repository.path("protocols")
+        for (build, seconds) in [("1", "200"), ("2", "30")] {
+            let recorded = try Checkrun.run(["record", "--release", "1", "--build", build, "--device", "A", "--check", "motor-accessibility/switch-control-checkout-time",
+                                             "--expected", "1=pass", "--seconds", seconds, "--protocols", protocols], in: folder.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let over = try Checkrun.run(["report", "--release", "1", "--build", "1", "--format", "junit", "--protocols", protocols], in: folder.path)
+        #expect(over.stdout.contains("time_limit: 60 s, over</system-out>"), "\(over.stdout)")
+        let csv = try Checkrun.run(["report", "--release", "1", "--format", "csv", "--protocols", protocols], in: folder.path)
+        let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.first?.hasSuffix(",os_version,over_time_limit") == true && rows.dropFirst().first?.hasSuffix(",no") == true, "\(rows)")
+    }
 }

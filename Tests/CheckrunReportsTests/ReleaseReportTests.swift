@@ -155,9 +155,9 @@ import FoundationXML
         try fixture.add("over-grouped-control/voiceover", build: "311", device: "iPad mini", verdict: .fail, notes: "beep\u{7}\u{1B}]52;c;eA==\u{7} \u{9B}2J")
         let report = try ReleaseReport.make(store: fixture.store, library: fixture.library, release: "2.4", build: nil)
         let rows = CSV.parse(ReportFormat.csv.render(report))
-        #expect(rows.first?.count == 27)
-        #expect(rows.first?.suffix(6) == ["product", "criteria", "attachments", "failed_earlier", "counted_as", "os_version"])
-        #expect(rows.dropFirst().allSatisfy { $0.count == 27 })
+        #expect(rows.first?.count == 28)
+        #expect(rows.first?.suffix(7) == ["product", "criteria", "attachments", "failed_earlier", "counted_as", "os_version", "over_time_limit"])
+        #expect(rows.dropFirst().allSatisfy { $0.count == 28 })
         #expect(rows.count == 1 + 12, "one row per latest result, the removed check included")
         let notes = rows.dropFirst().map { $0[14] }
         #expect(notes.contains("'=HYPERLINK(\"x\")\nsecond line, with comma"))

@@ -28,9 +28,14 @@ struct LintCommand: CheckrunCommand {
         }
         var files: [String] = []
         var unreadable: [String] = []
+        // A file named twice (a folder and a file in it, or the same file again) is one file:
+        // linted twice, it was "also used by" itself.
+        var named = Set<String>()
         for path in paths {
             do {
-                files += try ProtocolLibrary.protocolFiles(in: path)
+                files += try ProtocolLibrary.protocolFiles(in: path).filter {
+                    named.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
+                }
             } catch {
                 unreadable.append(error.description)
             }

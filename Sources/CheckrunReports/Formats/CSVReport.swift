@@ -5,7 +5,7 @@ import CheckrunStore
 enum CSVReport {
     static let header = ["release", "build", "device", "tester", "protocol", "check", "profile", "verdict", "blocked_reason",
                          "attempt", "attempts", "active_seconds", "counters", "outcomes", "notes", "protocol_hash", "protocol_changed", "updated_at", "amendments", "amend_reason",
-                         "outcome_notes", "product", "criteria", "attachments", "failed_earlier", "counted_as", "os_version"]
+                         "outcome_notes", "product", "criteria", "attachments", "failed_earlier", "counted_as", "os_version", "over_time_limit"]
 
     static func render(_ report: ReleaseReport) -> String {
         var lines = [header.joined(separator: ",")]
@@ -34,10 +34,18 @@ enum CSVReport {
                 // Last, so that the columns before it keep their places: a device on two OS
                 // versions has a row for each.
                 (reported.osVersion, false),
+                // After it, for the same reason: "yes" for a timing over the check's time limit,
+                // "no" within it, empty where the check has none.
+                (overTimeLimit(result, reported.answeredCheck ?? reference?.check), false),
             ]
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func overTimeLimit(_ result: CheckResult, _ check: Check?) -> String {
+        guard let check, check.timeLimit != nil else { return "" }
+        return result.isOverTimeLimit(check) ? "yes" : "no"
     }
 
     /// The criteria the row's check maps, each with its term and coverage, as the WCAG table has

@@ -100,6 +100,9 @@ enum JUnitReport {
             properties += [("build", reported.build), ("device", reported.device)]
             if !reported.osVersion.isEmpty { properties += [("os_version", reported.osVersion)] }
             properties += [("tester", reported.tester), ("attempt", String(reported.result.attempt))]
+            if let check = reported.answeredCheck ?? Optional(entry.reference.check), let limit = check.timeLimit {
+                properties += [("time_limit", "\(limit) s\(reported.result.isOverTimeLimit(check) ? ", over" : "")")]
+            }
             if reported.amendments > 0 { properties += [("amended", reported.amendReason ?? "yes")] }
             properties += reported.result.counters.sorted { $0.key < $1.key }.map { ("counter.\($0.key)", String($0.value.value)) }
         }
