@@ -98,4 +98,33 @@ import Testing
         let lint = try Checkrun.run(["lint", ""])
         #expect(lint.status == 2 && lint.stderr.contains("an empty path was given; name a protocol folder or file"), "\(lint.stderr)")
     }
+
+    /// An import holds a temporary file a page until every page is written; only the first 32
+    /// were removed when it was stopped, and one made as the signal came was left behind.
+    @Test func anImportStoppedWhileWritingLeavesNoTemporaryFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let checks = (0..<200).map { "Profile:   VoiceOver \($0)\nTask:      do \($0) with a task\nExpected:  outcome \($0) one\n           outcome \($0) two" }.joined(separator: "\n")
+        let pages = try (0..<120).map { page in
+            try folder.write("pages/page-\(page).txt", "Page Number \(page)\n\nStatus: ready\n\nCheck\n\n\(checks)\n")
+            return folder.path("pages/page-\(page).txt")
+        }
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        for signalNumber in [SIGTERM, SIGINT] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Checkrun.executable)
+            process.arguments = ["import"] + pages + ["--out", folder.path("out"), "--force"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let temporary = { (try? FileManager.default.contentsOfDirectory(atPath: folder.path("out")))?.filter { $0.hasSuffix(".tmp") } ?? [] }
+            var caught = false
+            while process.isRunning && !caught {
+                if !temporary().isEmpty { kill(process.processIdentifier, signalNumber); caught = true } else { usleep(1_000) }
+            }
+            process.waitUntilExit()
+            #expect(caught, "the import ended before a temporary file was seen: the test proves nothing")
+            #expect(temporary().isEmpty, "\(temporary().count) left after \(signalNumber)")
+        }
+    }
 }

@@ -27,11 +27,16 @@ struct AtomicFile {
         let name = (target as NSString).lastPathComponent
         TemporaryFileCleanup.removeStale(in: folder, for: name)
         temporary = (folder as NSString).appendingPathComponent(".\(name).checkrun-\(getpid())-\(UInt32.random(in: .min ... .max)).tmp")
+        // Registered before it is created: a Ctrl-C between the two left the file behind.
+        guard TemporaryFileCleanup.register(temporary) else {
+            throw CommandFailure("cannot write \(path): checkrun writes at most 4,096 files at once; import fewer pages at a time")
+        }
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
-            throw CommandFailure("cannot write \(path): \(Self.explain(errno, folder: folder))")
+            let reason = Self.explain(errno, folder: folder)
+            TemporaryFileCleanup.unregister(temporary)
+            throw CommandFailure("cannot write \(path): \(reason)")
         }
-        TemporaryFileCleanup.register(temporary)
         // A file that is replaced keeps its permissions.
         var existing = stat()
         if stat(target, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }

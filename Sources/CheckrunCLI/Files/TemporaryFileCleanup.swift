@@ -4,38 +4,51 @@ import Foundation
 import Glibc
 #endif
 
+/// How many temporary files can be written at once: `import` holds one a page until every page
+/// is written (a fixed 32 left the rest behind on Ctrl-C).
+private let pendingCapacity = 4096
+
 /// Temporary files being written, kept where a signal handler can reach them without the
 /// Swift runtime: on Ctrl-C, Ctrl-\, SIGTERM or SIGHUP they are removed before the process ends.
-private nonisolated(unsafe) var pendingPaths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 32)
+/// Allocated once and never moved, each slot a pointer written whole: the handler may run on
+/// any thread, and holding the signals back on one thread does not stop it running on another.
+private nonisolated(unsafe) let pendingPaths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: pendingCapacity)
+    slots.initialize(repeating: nil, count: pendingCapacity)
+    return slots
+}()
 
 /// Removes the temporary files of an `AtomicFile` that will never be renamed: at once when the
 /// process is stopped by a signal, and on the next write to the same folder when it was killed
 /// outright (SIGKILL cannot be caught).
 enum TemporaryFileCleanup {
-    /// The list changes with the exit signals held back (`SignalTrap.deferringSignals`), so
-    /// the handler never sees it half changed, a pointer freed under it.
-    static func register(_ path: String) {
+    /// Registers a temporary file before it is created, so that no moment is left between the
+    /// two for a signal to fall in (removing a file not yet made does no harm). False when
+    /// `pendingCapacity` files are being written already.
+    static func register(_ path: String) -> Bool {
         SignalTrap.deferringSignals { store(path) }
     }
 
-    private static func store(_ path: String) {
-        guard let slot = pendingPaths.firstIndex(where: { $0 == nil }) else { return }
+    private static func store(_ path: String) -> Bool {
+        guard let slot = (0..<pendingCapacity).first(where: { pendingPaths[$0] == nil }) else { return false }
         pendingPaths[slot] = strdup(path)
         for signalNumber in SignalTrap.exitSignals {
             signal(signalNumber) { number in
-                for index in 0..<32 { if let path = pendingPaths[index] { unlink(path) } }
+                for index in 0..<pendingCapacity { if let path = pendingPaths[index] { unlink(path) } }
                 signal(number, SIG_DFL)
                 raise(number)
             }
         }
+        return true
     }
 
+    /// Forgets a temporary file that was renamed or removed. Its copy of the path is kept, not
+    /// freed: a handler on another thread may be reading it this moment (a few bytes a file).
     static func unregister(_ path: String) {
         SignalTrap.deferringSignals {
-            for index in pendingPaths.indices {
+            for index in 0..<pendingCapacity {
                 if let pending = pendingPaths[index], String(cString: pending) == path {
                     pendingPaths[index] = nil
-                    free(pending)
                 }
             }
         }
