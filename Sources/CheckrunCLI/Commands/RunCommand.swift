@@ -74,9 +74,7 @@ struct RunCommand: CheckrunCommand {
         try BusyStore(store: store, context: context).waitingWhileBusy({
             try SignalTrap.deferringSignals {
                 try store.batch {
-                    // Started by the attempt that saves it (on a file, once the file is this
-                    // walk's to write): not when the command was typed, before a question
-                    // offering an earlier session or a wait for another writer.
+                    // Started when saved, not when typed: an offer to resume or a busy store came between.
                     session.startedAt = context.now()
                     try store.insert(session)
                     try store.keep(uniqueDocuments(checks))

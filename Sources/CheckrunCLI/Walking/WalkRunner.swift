@@ -52,14 +52,7 @@ struct WalkRunner {
             // keys are said, came with the Enter that started it (see `readStopwatchKey`).
             let cameWithTheStart = timerJustStarted && prompt.mode == .stopwatch && reader.hasKeyWaiting
             timerJustStarted = false
-            // The terminal is in the question's mode before the question shows: a key pressed on
-            // seeing it is read as that question takes keys (Ctrl-C a signal in line mode).
-            if prompt.mode == .stopwatch {
-                terminal?.enterRawMode()
-            } else if terminal?.restoreForLine(reader) == true {
-                ending = .interrupted
-                break loop
-            }
+            if !Self.putInMode(of: prompt, terminal, reader) { ending = .interrupted; break loop }
             // While the timer runs, its keys are said once, not after every tally.
             if prompt.mode != .stopwatch || prompt.text != lastStopwatchPrompt {
                 context.print(context.out.bold(prompt.text))
@@ -98,6 +91,18 @@ struct WalkRunner {
         }
         terminal?.restore()
         return try finish(ending)
+    }
+
+    /// Puts the terminal in the question's mode before the question shows, so a key pressed on
+    /// seeing it is read as that question takes keys (Ctrl-C a signal in line mode). False
+    /// when a Ctrl-C typed in single-key mode is waiting (see `Terminal.restoreForLine`).
+    private static func putInMode(of prompt: Prompt, _ terminal: Terminal?, _ reader: InputReader) -> Bool {
+        guard let terminal else { return true }
+        if prompt.mode == .stopwatch {
+            terminal.enterRawMode()
+            return true
+        }
+        return !terminal.restoreForLine(reader)
     }
 
     /// What one key read while the timer runs comes to.
