@@ -30,9 +30,7 @@ enum StandardOutput {
 
     /// Flushes standard output and returns the exit status the process should end with.
     static func finish(_ status: Int32) -> Int32 {
-        if fflush(stdout) != 0, firstFailure == 0 { firstFailure = errno == 0 ? EIO : errno }
-        noteFailure()
-        guard firstFailure != 0 else { return status }
+        guard !isWholeSoFar() else { return status }
         let reason = String(cString: strerror(firstFailure)).lowercased()
         let advice = [ENOSPC, EDQUOT, EFBIG].contains(firstFailure)
             ? "Free space, or write it elsewhere, and run the command again."

@@ -10,9 +10,8 @@ extension ResultStore {
     /// the failure it hid was missing from the team's report, which then verified. Serial, on
     /// this connection, since another connection would read another moment of the file.
     package func verifyInOpenSnapshot(release: String?) throws -> [String] {
-        let ids = try database.query("SELECT id FROM sessions WHERE ?1 IS NULL OR release = ?1 ORDER BY id", [SQLValue(release)]) {
-            $0.string(0).flatMap(UUID.init(text:))
-        }.compactMap { $0 }
+        // The sessions `export` verifies too, read on this connection: in the merge's snapshot.
+        let ids = try sessionIDs(release: release)
         var report = VerificationReport()
         for start in stride(from: 0, to: ids.count, by: 64) {
             try verifyGroup(Array(ids[start..<min(start + 64, ids.count)]), into: &report)
