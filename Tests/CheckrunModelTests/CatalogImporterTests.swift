@@ -253,6 +253,39 @@ import Testing
         #expect(unclosed.warnings.map(\.description) == ["fence.txt:2: warning: ~~~~~ opens a code block that is never closed, so this line and those after it were read as text; close it with ~~~~~ if it is one"])
     }
 
+    /// An HTML comment is hidden from the page's readers: a block put aside in one became a
+    /// check no one saw on the page. A comment between two outcomes leaves the block going;
+    /// one inside code is code; one never closed is read as text, with a warning.
+    @Test func anHTMLCommentIsNotACheck() throws {
+        let text = """
+            Comments
+            <!-- Put aside until the redesign:
+            Profile: Switch Control
+            Task: scan the old toolbar
+            Expected: every button is a stop
+            -->
+            Profile: VoiceOver
+            Task: real task
+            Expected:
+              - first
+              <!-- - dropped outcome -->
+              - second
+            ```html
+            <!-- shown in code
+            ```
+            Profile: Voice Control
+            Task: say "Tap Add"
+            Expected: the item is added
+            """
+        let imported = try importer.importPage(text: text, fileName: "comments.md")
+        #expect(imported.document.checks.map(\.task) == ["real task", "say \"Tap Add\""])
+        #expect(imported.document.checks[0].expected.map(\.text) == ["first", "second"])
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let unclosed = try importer.importPage(text: "Open\n<!-- draft\nProfile: VoiceOver\nTask: a\nExpected: b\n", fileName: "open.md")
+        #expect(unclosed.document.checks.map(\.task) == ["a"])
+        #expect(unclosed.warnings.map(\.description) == ["open.md:2: warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one"])
+    }
+
     @Test func readsTabsCRLFAndAByteOrderMark() throws {
         let text = "\u{FEFF}Grid\r\nStatus: draft\r\n\r\nProfile:\tSwitch Control\r\nTask:\tscan the 3 × 3 grid\r\nExpected:\tevery cell is a stop\r\n\t\tno cell is skipped\r\n\r\nSources\r\n\t1. not an outcome\r\n"
         let document = try importer.importPage(text: text, fileName: "grid.txt").document
