@@ -86,6 +86,17 @@ import Testing
         #expect(found.contains { $0.description.contains("unknown key \"tsak /  / 1 file checked, no problems. / \"") }, "\(found.map(\.description))")
     }
 
+    /// A title, task or outcome of spaces or invisible characters alone passes minLength, and
+    /// showed testers and reports nothing: refused where it stands. Text with a joiner in it is fine.
+    @Test func aTextWithNothingVisibleIsRefused() {
+        for blank in ["   ", "\\u200B", "\\u00A0\\u2060", "\\u3000"] {
+            let found = problems(Self.valid.replacingOccurrences(of: "\"title\": \"Sample\"", with: "\"title\": \"\(blank)\"")).map(\.description)
+            #expect(found == ["sample.json:4:12: /title: the text is only spaces or invisible characters; write what a tester should read, or remove it"], "\(blank): \(found)")
+        }
+        #expect(problems(Self.valid.replacingOccurrences(of: "\"Delete never triggered\"", with: "\" \"")).map(\.description).contains { $0.contains("/checks/0/expected/1: the text is only spaces") })
+        #expect(problems(Self.valid.replacingOccurrences(of: "\"Sample\"", with: "\"Sam\\u200Dple \\u00A0\"")).isEmpty)
+    }
+
     /// The store keeps an expected outcome's place as a number and believes none beyond what a
     /// protocol can have: a check holds at most 1,000.
     @Test func aCheckWithMoreThanAThousandExpectedOutcomesIsRefused() {

@@ -5,7 +5,13 @@ extension ProtocolLinter {
     func controlCharacterProblems(in node: JSONNode, at pointer: JSONPointer = .root) -> [SchemaViolation] {
         switch node.value {
         case .string(let text):
-            guard let scalar = text.unicodeScalars.first(where: Self.isControl) else { return [] }
+            guard let scalar = text.unicodeScalars.first(where: Self.isControl) else {
+                // Spaces or invisible characters alone pass a schema's minLength, and showed a
+                // tester, and a report, a title or an outcome with nothing in it.
+                guard !text.isEmpty, !text.unicodeScalars.contains(where: Self.isVisible) else { return [] }
+                return [SchemaViolation(pointer: pointer, location: node.location,
+                    message: "the text is only spaces or invisible characters; write what a tester should read, or remove it")]
+            }
             let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             return [SchemaViolation(pointer: pointer, location: node.location,
                 message: "the text holds a control character (\(code)); remove it: protocol text is shown on terminals and in reports")]
@@ -22,6 +28,15 @@ extension ProtocolLinter {
     /// invisible direction controls that could reorder or hide a protocol's text.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         DisplayText.isMarked(scalar)
+    }
+
+    /// A character that shows: not a space, a format character (a zero-width space, a joiner)
+    /// or a control.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .format, .control, .unassigned, .surrogate: false
+        default: !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint
+        }
     }
 }
 
