@@ -215,4 +215,23 @@ import Testing
         let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.first?.hasSuffix(",os_version,over_time_limit") == true && rows.dropFirst().first?.hasSuffix(",no") == true, "\(rows)")
     }
+
+    /// Said in whole seconds, 60.4 seconds read "1 minute (limit 1 minute, over)": a time the
+    /// same as the limit it was over. Tenths are said at any length, and how far over.
+    @Test func aTimingJustOverItsLimitReadsAsOverIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let protocols = Repository.path("protocols")
+        for (build, seconds) in [("1", "60.4"), ("2", "60")] {
+            let recorded = try Checkrun.run(["record", "--release", "1", "--build", build, "--device", "A", "--check", "motor-accessibility/switch-control-checkout-time",
+                                             "--expected", "1=pass", "--seconds", seconds, "--protocols", protocols], in: folder.path)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+        }
+        let over = try Checkrun.run(["report", "--release", "1", "--build", "1", "--protocols", protocols], in: folder.path)
+        #expect(over.stdout.contains("- Active time: 1 minute 0.4 seconds (limit 1 minute, over by 0.4 seconds)\n"), "\(over.stdout)")
+        let within = try Checkrun.run(["report", "--release", "1", "--format", "html", "--protocols", protocols], in: folder.path)
+        #expect(within.stdout.contains("<td>1 minute (limit 1 minute)</td>"), "\(within.stdout)")
+        let compared = try Checkrun.run(["compare", "--release", "1", "--builds", "1,2", "--protocols", protocols], in: folder.path)
+        #expect(compared.stdout.contains("1 minute 0.4 seconds"), "\(compared.stdout)")
+    }
 }

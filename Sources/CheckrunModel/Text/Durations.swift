@@ -42,7 +42,9 @@ package enum Durations {
         return nil
     }
 
-    /// "12.4 seconds", "1 minute 20 seconds": a time in words, as a screen reader should say it.
+    /// "12.4 seconds", "1 minute 20 seconds", "1 minute 0.4 seconds": a time in words, as a
+    /// screen reader should say it, to the tenth of a second at any length (whole seconds from
+    /// a minute on said 60.4 seconds as "1 minute", beside a limit of "1 minute" it was over).
     package static func spoken(_ seconds: Double) -> String {
         // A time edited by hand into the database: said as it is, never a trap.
         guard seconds.isFinite, seconds.magnitude < 1e15 else { return seconds.isNaN ? "an unreadable time" : "an impossible time" }
@@ -51,12 +53,17 @@ package enum Durations {
             let text = rounded == rounded.rounded() ? String(Int(rounded)) : Decimals.fixed(rounded, places: 1)
             return "\(text) second\(text == "1" ? "" : "s")"
         }
-        let whole = Int(seconds.rounded())
+        let tenths = Int((seconds * 10).rounded())
+        let whole = tenths / 10, tenth = tenths % 10
         let hours = whole / 3600, minutes = (whole % 3600) / 60, rest = whole % 60
         var parts: [String] = []
         if hours > 0 { parts.append("\(hours) hour\(hours == 1 ? "" : "s")") }
         if minutes > 0 { parts.append("\(minutes) minute\(minutes == 1 ? "" : "s")") }
-        if rest > 0 { parts.append("\(rest) second\(rest == 1 ? "" : "s")") }
+        if tenth > 0 {
+            parts.append("\(rest).\(tenth) seconds")
+        } else if rest > 0 {
+            parts.append("\(rest) second\(rest == 1 ? "" : "s")")
+        }
         return parts.joined(separator: " ")
     }
 }

@@ -202,10 +202,9 @@ enum HTMLReport {
                 let expected = check?.expected.indices.contains(index) == true ? check?.expected[index] : nil
                 return "<li>\(h(expected?.text ?? "outcome \(index + 1)")): \(h(ReportPhrases.outcome(answer, expected)))</li>"
             }.joined()
-            let limit = check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? ""
             out.append("<tr id=\"\(resultAnchor(reported))\"><th scope=\"row\">\(h(reported.testedOn.isEmpty ? "unnamed" : reported.testedOn))</th><td>\(h(reported.build))</td><td>\(h(reported.tester))</td>"
                 + "<td class=\"\(CheckStatus.countedAs(reported).replacingOccurrences(of: " ", with: "-"))\">\(h(ReportPhrases.verdict(reported)))</td><td>\(h(ReportPhrases.attempt(reported)))</td>"
-                + "<td>\(h(ReportPhrases.time(result.activeSeconds) + limit))</td><td>\(h(ReportPhrases.counters(result, check)))</td>"
+                + "<td>\(h(ReportPhrases.activeTime(result, check)))</td><td>\(h(ReportPhrases.counters(result, check)))</td>"
                 + "<td><ul>\(outcomes)</ul></td><td dir=\"auto\">\(h(result.notes ?? ""))</td></tr>")
         }
         out.append("</tbody></table></div>")

@@ -158,7 +158,7 @@ enum MarkdownReport {
         var lines = [
             "- Device: \(e(reported.testedOn.isEmpty ? "unnamed" : ReportPhrases.name(reported.testedOn))); build \(e(ReportPhrases.name(reported.build))); tester \(e(reported.tester.isEmpty ? "unnamed" : ReportPhrases.name(reported.tester))); \(e(ReportPhrases.attempt(reported)))",
             "- Verdict: \(e(ReportPhrases.verdict(reported)))",
-            "- Active time: \(ReportPhrases.time(result.activeSeconds))\(check.flatMap { c in c.timeLimit.map { " (limit \(Durations.spoken(Double($0)))\(result.isOverTimeLimit(c) ? ", over" : ""))" } } ?? "")",
+            "- Active time: \(ReportPhrases.activeTime(result, check))",
             "- Counters: \(e(ReportPhrases.counters(result, check)))",
         ]
         if let answered = ReportPhrases.answeredVersion(reported) { lines.append("- \(e(answered))") }

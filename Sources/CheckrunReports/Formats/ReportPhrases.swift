@@ -16,6 +16,19 @@ enum ReportPhrases {
         seconds.map(Durations.spoken) ?? "not timed"
     }
 
+    /// A result's active time with its check's limit: "1 minute 0.4 seconds (limit 1 minute,
+    /// over by 0.4 seconds)". How far over is said, so no rounding can make a time read as the
+    /// limit it went over.
+    static func activeTime(_ result: CheckResult, _ check: Check?) -> String {
+        let time = time(result.activeSeconds)
+        guard let limit = check?.timeLimit else { return time }
+        guard let seconds = result.activeSeconds, seconds > Double(limit) else {
+            return "\(time) (limit \(Durations.spoken(Double(limit))))"
+        }
+        let over = seconds - Double(limit)
+        return "\(time) (limit \(Durations.spoken(Double(limit))), over by \(over < 0.005 ? "less than 0.01 seconds" : Self.seconds(over)))"
+    }
+
     /// Items joined by semicolons: names of devices, testers and profiles often hold commas
     /// ("iPhone 15, iOS 18"; "Switch Control, item scanning").
     /// A name holding the separator is quoted, so "O'Brien; Lee" stays one tester.
