@@ -13,7 +13,7 @@ extension Walk {
         if let target = outcome.target {
             // The number, then a note, as p, f and n take one: "9 missed once near the grabber".
             let parts = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
-            if Int(head) == nil, parts.count == 2, Int(parts[0]) != nil {
+            if AnswerWords.count(head) == nil, parts.count == 2, AnswerWords.count(String(parts[0])) != nil || AnswerWords.signedCountProblem(String(parts[0])) != nil {
                 head = String(parts[0])
                 note = String(parts[1]).trimmingCharacters(in: .whitespaces)
             }
@@ -23,7 +23,8 @@ extension Walk {
                 results[index].counters[target.counter] = nil
                 return [.say("Expected \(number + 1): not applicable.")] + answered(index, date: date)
             }
-            guard let value = Int(head) else {
+            guard let value = AnswerWords.count(head) else {
+                if let problem = AnswerWords.signedCountProblem(head) { return [.say(Self.sentence(problem))] }
                 return [.say("Type a whole number, e.g. \(target.outOf ?? 10), or n for not applicable.")]
             }
             if let problem = Self.countProblem(value, outOf: target.outOf) { return [.say(problem)] }
@@ -47,8 +48,10 @@ extension Walk {
         let kept = results[index].counters[id]?.value ?? (results[index].tally > 0 ? results[index].tally : nil)
         if text.isEmpty, let kept {
             value = kept
-        } else if let typed = Int(text) {
+        } else if let typed = AnswerWords.count(text) {
             value = typed
+        } else if let problem = AnswerWords.signedCountProblem(text) {
+            return [.say(Self.sentence(problem))]
         } else {
             return [.say("Type the count as a whole number, e.g. 14\(kept.map { ", or press Enter to keep \($0)" } ?? "").")]
         }

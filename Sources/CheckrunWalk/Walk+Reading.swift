@@ -13,6 +13,11 @@ extension Walk {
         return text
     }
 
+    /// A message of the shared vocabulary said as a sentence: capitalised, with its full stop.
+    static func sentence(_ text: String) -> String {
+        (text.first.map { String($0).uppercased() } ?? "") + text.dropFirst() + "."
+    }
+
     static func countProblem(_ value: Int, outOf: Int?) -> String? {
         if value < 0 { return "A count can't be negative; type 0 or more." }
         if let outOf, value > outOf { return "That is more than the \(outOf) tries; type a number from 0 to \(outOf)." }

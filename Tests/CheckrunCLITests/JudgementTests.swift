@@ -181,6 +181,24 @@ import Testing
         #expect(try results(folder) == 0)
     }
 
+    /// "hits=+2", typed to add two to a count, was saved as a count of 2 (and "amend" said so as
+    /// a correction): a sign makes no count, in `record` and `amend` as in the walk.
+    @Test func aCountWithASignIsRefusedNotTakenForTheNumber() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let signed = try record(["--count", "hits=+9", "--expected", "2=pass"], in: folder)
+        #expect(signed.status == 2 && signed.stderr.contains("--count hits=+9: a count is the number counted, not a change to it: type the whole count, without the plus (+), e.g. hits=14"), "\(signed.stderr)")
+        #expect(try results(folder) == 0)
+        #expect(try record(["--count", "hits=10", "--expected", "2=pass"], in: folder).status == 0)
+        let amend = ["amend", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand", "--reason", "two more hits"]
+        let added = try checkrun(amend + ["--count", "hits=+2"], in: folder)
+        #expect(added.status == 2 && added.stderr.contains("not a change to it"), "\(added.stderr)")
+        let negative = try checkrun(amend + ["--count", "hits=-1"], in: folder)
+        #expect(negative.status == 2 && negative.stderr.contains("a count can't be negative"), "\(negative.stderr)")
+        let shown = try checkrun(["report", "--release", "2.4", "--format", "csv"], in: folder)
+        #expect(shown.stdout.contains("hits=10"), "\(shown.stdout)")
+    }
+
     @Test func mergeRefusesAResultThatContradictsItself() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -36,7 +36,10 @@ enum ResultOptions {
                 }
                 return (parts[0], nil)
             }
-            guard parts.count == 2, let value = Int(parts[1]) else {
+            if parts.count == 2, let problem = AnswerWords.signedCountProblem(parts[1]) {
+                throw UsageError("--count \(item): \(problem), e.g. \(parts[0])=14", command: command)
+            }
+            guard parts.count == 2, let value = AnswerWords.count(parts[1]) else {
                 throw UsageError("--count '\(item)' should be NAME=N, e.g. stops=14\(removable ? ", or NAME=none to take a count back" : "")", command: command)
             }
             guard known.contains(parts[0]) else { throw unknownCounter(parts[0], known, reference, command) }

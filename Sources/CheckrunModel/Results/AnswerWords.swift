@@ -29,6 +29,22 @@ package enum AnswerWords {
         return (text, nil)
     }
 
+    /// A count as typed: digits alone. A sign makes no count: "+3", typed to add three to the
+    /// count, was saved as a count of 3. Nil for anything else, or too large a number.
+    package static func count(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    /// Why a number typed with a sign is no count, or nil when `text` is not one: the same
+    /// words in the walk, `record` and `amend`.
+    package static func signedCountProblem(_ text: String) -> String? {
+        guard let first = text.first, first == "+" || first == "-", count(String(text.dropFirst())) != nil else { return nil }
+        return first == "-"
+            ? "a count can't be negative; type 0 or more"
+            : "a count is the number counted, not a change to it: type the whole count, without the plus (+)"
+    }
+
     /// How the accepted words are listed in messages.
     package static let listed = "p, pass or passed; f, fail or failed; n, na, n/a or not applicable"
 }
