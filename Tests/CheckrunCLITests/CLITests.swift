@@ -92,9 +92,14 @@ import Testing
         let unknown = try Checkrun.run(["list", "--protocol", "tiny-targt"], in: Repository.root.path)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no protocol \"tiny-targt\"") && unknown.stderr.contains("Did you mean \"tiny-target\"?"))
+        // A number --wcag cannot take is a usage error, with a suggestion only where one is near.
         let badCriterion = try Checkrun.run(["list", "--wcag", "2.5.9"], in: Repository.root.path)
-        #expect(badCriterion.status == 1)
-        #expect(badCriterion.stderr.contains("Did you mean 2.5.8?"))
+        #expect(badCriterion.status == 2)
+        #expect(badCriterion.stderr.contains("--wcag 2.5.9: not a WCAG 2.2 success criterion. Did you mean 2.5.8?"), "\(badCriterion.stderr)")
+        let farOff = try Checkrun.run(["list", "--wcag", "9.9.9"], in: Repository.root.path)
+        #expect(farOff.status == 2)
+        #expect(farOff.stderr.contains("--wcag 9.9.9: not a WCAG 2.2 success criterion. Success criteria are numbered 1.1.1 to 4.1.3"), "\(farOff.stderr)")
+        #expect(try Checkrun.run(["list", "--wcag", "2.9.9"], in: Repository.root.path).stderr.contains("Did you mean 2."))
     }
 
     @Test func showPrintsAProtocolOrACheck() throws {

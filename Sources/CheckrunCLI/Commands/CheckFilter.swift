@@ -38,8 +38,10 @@ struct CheckFilter {
             if !selected.contains(where: { $0.name == reference.name }) { selected.append(reference) }
         }
         if let wcag, !WCAGTable.wcag22.contains(wcag) {
-            let hint = WCAGTable.wcag22.suggestions(for: wcag).first.map { " Did you mean \($0)?" } ?? ""
-            throw CommandFailure("\"\(wcag)\" is not a WCAG 2.2 success criterion.\(hint)")
+            // A value the option cannot take: a usage error (exit 2), as any other.
+            let hint = WCAGTable.wcag22.suggestions(for: wcag).first.map { " Did you mean \($0)?" }
+                ?? " Success criteria are numbered 1.1.1 to 4.1.3; `checkrun list` shows those the protocols map."
+            throw CommandFailure("--wcag \(DisplayText.preview(wcag, limit: 40)): not a WCAG 2.2 success criterion.\(hint)", exitCode: 2)
         }
         let pool = selected.isEmpty ? library.allChecks : selected
         return pool.filter { reference in

@@ -49,6 +49,10 @@ package struct WCAGTable: Sendable {
                 .compactMap { criterion in Int(criterion.number.dropFirst(guideline.count)).map { (criterion.number, abs($0 - last)) } }
                 .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
             if !neighbours.isEmpty { return neighbours.prefix(2).map(\.0) }
+            // No such guideline: the closest of its principle, if it has one. Spelled alike,
+            // "9.9.9" was offered "1.2.9", which nothing connects to it.
+            let principle = criteria.map(\.number).filter { $0.hasPrefix("\(parts[0]).") }
+            return Suggestions.closest(to: number, among: principle, limit: 2)
         }
         return Suggestions.closest(to: number, among: criteria.map(\.number), limit: 2)
     }
