@@ -99,6 +99,20 @@ import Testing
         #expect(lint.status == 2 && lint.stderr.contains("an empty path was given; name a protocol folder or file"), "\(lint.stderr)")
     }
 
+    /// A protocol a page made that fails lint was said at a line of its JSON file, a file never
+    /// written (and for a long title, named by the 300-character id): said at the page's line.
+    @Test func aProtocolThatFailsLintIsSaidAtThePagesLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let long = try folder.write("long.txt", String(repeating: "Long ", count: 40) + "\n\nProfile: VoiceOver\nTask: a\nExpected: b\n")
+        let bell = try folder.write("bell.txt", "Bell\n\nProfile: VoiceOver\nTask: a\nExpected: b\n\nProfile: Voice\u{7}Control\nTask: c\nExpected: d\n")
+        let said = try Checkrun.run(["import", long, bell, "--out", folder.path("out")])
+        #expect(said.status == 1)
+        #expect(said.stderr.contains("\(long):1: the protocol made from this page does not pass lint: /id: is too long: 199 characters, at most 100 (the id is made from the page's title: shorten the title)"), "\(said.stderr)")
+        #expect(said.stderr.contains("\(bell):7: the protocol made from this page does not pass lint: /checks/1/profile: the text holds a control character (U+0007)"), "\(said.stderr)")
+        #expect(!said.stderr.contains(".json:"), "\(said.stderr)")
+    }
+
     /// An import holds a temporary file a page until every page is written; only the first 32
     /// were removed when it was stopped, and one made as the signal came was left behind.
     @Test func anImportStoppedWhileWritingLeavesNoTemporaryFile() throws {

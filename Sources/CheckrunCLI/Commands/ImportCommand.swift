@@ -127,7 +127,13 @@ struct ImportCommand: CheckrunCommand {
         }
         let problems = linter.lint(bytes: Array(result.document.fileText.utf8), fileName: path).problems
         if !problems.isEmpty {
-            return problems.map { "\(file): the protocol made from this page does not pass lint: \($0)" }
+            return problems.map { problem in
+                // Said at the page's line: the protocol's file is never written, so its lines
+                // and columns point nowhere a user can look.
+                let place = result.pageLine(of: problem.pointer).map { "\(file):\($0)" } ?? file
+                let fromTitle = problem.pointer?.tokens == ["id"] ? " (the id is made from the page's title: shorten the title)" : ""
+                return DisplayText.neutralised("\(place): the protocol made from this page does not pass lint: \(problem.pointer.map { "\($0): " } ?? "")\(problem.message)\(fromTitle)")
+            }
         }
         // A link whose file is missing is something there all the same: written through, the
         // protocol landed wherever it pointed, outside the folder, without a word.

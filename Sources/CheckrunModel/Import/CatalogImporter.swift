@@ -15,6 +15,18 @@ package struct ImportMessage: Error, Sendable, Equatable, CustomStringConvertibl
 package struct CatalogImport: Sendable {
     package var document: ProtocolDocument
     package var warnings: [ImportMessage]
+    /// The page's lines the title and each check (in the protocol's order) came from.
+    package var titleLine: Int? = nil
+    package var checkLines: [Int] = []
+
+    /// The page line a place in the protocol came from: a problem with the protocol a page
+    /// made is the page's to fix, so it is said at the page's line, not in a file never written.
+    package func pageLine(of pointer: JSONPointer?) -> Int? {
+        guard let tokens = pointer?.tokens, let first = tokens.first else { return nil }
+        if first == "title" || first == "id" { return titleLine }
+        guard first == "checks", tokens.count > 1, let index = Int(tokens[1]), checkLines.indices.contains(index) else { return nil }
+        return checkLines[index]
+    }
 }
 
 /// Turns a catalog page (plain text or Markdown) into a protocol: a check from every
@@ -43,7 +55,8 @@ package struct CatalogImporter: Sendable {
         guard !scan.blocks.isEmpty || !scan.sentences.isEmpty else {
             throw scan.failure(nil, "no check found: the page has no Profile/Task/Expected block and no \"Check:\" sentence. A check block reads \"Profile: VoiceOver\", \"Task: …\", \"Expected: …\"")
         }
-        let title = pageTitle(lines)
+        let titled = pageTitle(lines)
+        let title = titled?.plain ?? ""
         let id = Slug.make(title.replacingOccurrences(of: #"^\d+(\.\d+)*\.?\s+"#, with: "", options: .regularExpression))
         guard !id.isEmpty else {
             throw scan.failure(1, "cannot make a protocol id from the title \"\(title)\": an id is made of the Latin letters a to z and digits, and the title has none; begin the page with a title that has some, e.g. \"Tiny Target\"")
@@ -53,7 +66,8 @@ package struct CatalogImporter: Sendable {
         let document = ProtocolDocument(
             id: id, title: title, status: status, source: (fileName as NSString).lastPathComponent,
             wcag: scan.criteria, checks: checks)
-        return CatalogImport(document: document, warnings: scan.warnings)
+        return CatalogImport(document: document, warnings: scan.warnings, titleLine: titled?.number,
+                             checkLines: scan.blocks.map(\.line) + scan.sentences.map(\.line))
     }
 
     /// A check per block, then a draft check per "Check:" sentence, each with an id unique in
@@ -98,11 +112,11 @@ package struct CatalogImporter: Sendable {
     }
 
     /// The first Markdown heading, else the first line with words on it.
-    private func pageTitle(_ lines: [CatalogLine]) -> String {
-        if let heading = lines.first(where: { $0.isHeading && !$0.plain.isEmpty }) { return heading.plain }
+    private func pageTitle(_ lines: [CatalogLine]) -> CatalogLine? {
+        if let heading = lines.first(where: { $0.isHeading && !$0.plain.isEmpty }) { return heading }
         let candidates = lines.filter { !$0.plain.isEmpty && $0.label == nil }
         // A leading path such as "/xcode-26" is a breadcrumb, not a title.
-        return (candidates.first { !($0.plain.hasPrefix("/") && !$0.plain.contains(" ")) } ?? candidates.first)?.plain ?? ""
+        return candidates.first { !($0.plain.hasPrefix("/") && !$0.plain.contains(" ")) } ?? candidates.first
     }
 
     private func draftID(fromHeading heading: String) -> String {
