@@ -111,6 +111,9 @@ import Testing
         #expect(said.stderr.contains("\(long):1: the protocol made from this page does not pass lint: /id: is too long: 199 characters, at most 100 (the id is made from the page's title: shorten the title)"), "\(said.stderr)")
         #expect(said.stderr.contains("\(bell):7: the protocol made from this page does not pass lint: /checks/1/profile: the text holds a control character (U+0007)"), "\(said.stderr)")
         #expect(!said.stderr.contains(".json:"), "\(said.stderr)")
+        let good = try folder.write("good.txt", "Good\n\nProfile: VoiceOver\nTask: a\nExpected: b\n")
+        let intoFile = try Checkrun.run(["import", good, "--out", long])
+        #expect(intoFile.status == 2 && intoFile.stderr.contains("--out \(long) is a file, not a folder; choose a folder with --out DIR"), "\(intoFile.stderr)")
     }
 
     /// An import holds a temporary file a page until every page is written; only the first 32

@@ -155,7 +155,8 @@ struct ImportCommand: CheckrunCommand {
     private static func createDirectory(_ path: String, _ context: CommandContext) throws {
         switch PathKind.of(path) {
         case .folder: return
-        case .file, .other: throw CommandFailure("\(path) is a file, not a folder; choose a folder with --out DIR")
+        // The option names what it cannot: a usage error, as a report's --out naming a folder is.
+        case .file, .other: throw CommandFailure("--out \(path) is a file, not a folder; choose a folder with --out DIR", exitCode: 2)
         case .inaccessible: throw CommandFailure("\(path) cannot be reached (a folder on the way is closed to you); choose another folder with --out DIR")
         case .missing: break
         }
