@@ -48,7 +48,8 @@ package enum Durations {
     package static func spoken(_ seconds: Double) -> String {
         // A time edited by hand into the database: said as it is, never a trap.
         guard seconds.isFinite, seconds.magnitude < 1e15 else { return seconds.isNaN ? "an unreadable time" : "an impossible time" }
-        if seconds < 60 {
+        // Compared after rounding to the tenth: 59.96 seconds is said as "1 minute", not "60 seconds".
+        if (seconds * 10).rounded() < 600 {
             let rounded = (seconds * 10).rounded() / 10
             let text = rounded == rounded.rounded() ? String(Int(rounded)) : Decimals.fixed(rounded, places: 1)
             return "\(text) second\(text == "1" ? "" : "s")"
