@@ -37,6 +37,9 @@ struct CheckFilter {
             // is one check: a walk asks each check once.
             if !selected.contains(where: { $0.name == reference.name }) { selected.append(reference) }
         }
+        if wcag?.isEmpty == true {
+            throw CommandFailure("--wcag is empty; name a success criterion, e.g. --wcag 2.5.8", exitCode: 2)
+        }
         if let wcag, !WCAGTable.wcag22.contains(wcag) {
             // A value the option cannot take: a usage error (exit 2), as any other.
             let hint = WCAGTable.wcag22.suggestions(for: wcag).first.map { " Did you mean \($0)?" }

@@ -49,8 +49,8 @@ package struct CatalogImporter: Sendable {
     static let reviewNote = "Imported from a one-line \"Check:\" sentence: confirm the profile, split the task if it holds several, write the expected outcomes, then remove this note."
 
     package func importPage(text: String, fileName: String) throws(ImportMessage) -> CatalogImport {
-        let lines = CatalogLine.lines(of: text)
         var scan = PageScan(file: fileName, wcag: wcag)
+        let lines = scan.visibleLines(CatalogLine.rawLines(of: text))
         try scan.read(lines)
         guard !scan.blocks.isEmpty || !scan.sentences.isEmpty else {
             throw scan.failure(nil, "no check found: the page has no Profile/Task/Expected block and no \"Check:\" sentence. A check block reads \"Profile: VoiceOver\", \"Task: …\", \"Expected: …\"")

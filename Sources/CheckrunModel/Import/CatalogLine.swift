@@ -62,12 +62,10 @@ struct CatalogLine {
     }
 
     /// Splits a page into lines, whatever its line ends (LF, CRLF or CR) and with or without a BOM.
-    static func lines(of page: String) -> [CatalogLine] {
+    static func rawLines(of page: String) -> [String] {
         var text = page
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        return normalized.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-            CatalogLine(number: $0.offset + 1, raw: String($0.element))
-        }
+        return normalized.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 }

@@ -42,10 +42,10 @@ struct PageScan {
 
     /// Reads every line, then closes the last block. A fenced code block (``` or ~~~) is an
     /// example, never a check: a "Profile:" line shown in one is not read as a block, and a
-    /// block around it goes on after it (code shown between two expected outcomes). An HTML
-    /// comment (`<!-- … -->`) is hidden from the page's readers, so it is not read either.
+    /// block around it goes on after it (code shown between two expected outcomes). HTML
+    /// comments are gone from `lines` already (`visibleLines`).
     mutating func read(_ lines: [CatalogLine]) throws(ImportMessage) {
-        let code = codeLines(lines).union(commentLines(lines))
+        let code = codeLines(lines)
         var previous = 0
         for line in lines where !line.isBlank && !code.contains(line.number) {
             defer { previous = line.number }
@@ -67,7 +67,7 @@ struct PageScan {
     /// The numbers of the lines of every closed code block, its fences included. A fence that
     /// is never closed (a row of tildes under a heading in a plain-text page) is read as text,
     /// with a warning: nothing of a page is dropped on a guess.
-    private mutating func codeLines(_ lines: [CatalogLine], warning: Bool = true) -> Set<Int> {
+    private mutating func codeLines(_ lines: [CatalogLine]) -> Set<Int> {
         var code = Set<Int>()
         var open: (marker: String, line: Int)?
         for line in lines where !line.isBlank {
@@ -80,34 +80,25 @@ struct PageScan {
                 open = (marker, line.number)
             }
         }
-        if let fence = open, warning {
+        if let fence = open {
             warn(fence.line, "warning: \(fence.marker) opens a code block that is never closed, so this line and those after it were read as text; close it with \(fence.marker) if it is one")
         }
         return code
     }
 
-    /// The numbers of the lines of every HTML comment that starts a line, outside code: a
-    /// Markdown page shows nothing of it, so a block left in one (a check put aside, a draft)
-    /// became a check no reader of the page saw. One never closed is read as text, with a
-    /// warning, as an unclosed fence is.
-    private mutating func commentLines(_ lines: [CatalogLine]) -> Set<Int> {
-        let code = codeLines(lines, warning: false)
-        var hidden = Set<Int>()
-        var opened: Int?
-        for line in lines where !code.contains(line.number) {
-            if let start = opened {
-                if line.plain.contains("-->") {
-                    hidden.formUnion(start...line.number)
-                    opened = nil
-                }
-            } else if line.plain.hasPrefix("<!--") {
-                if line.plain.dropFirst(4).contains("-->") { hidden.insert(line.number) } else { opened = line.number }
+    /// The page's lines without their HTML comments (see `VisibleLines`). A comment never
+    /// closed is read as text, with a warning, as an unclosed fence is: nothing of a page is
+    /// dropped on a guess.
+    mutating func visibleLines(_ raw: [String]) -> [CatalogLine] {
+        var ignored = Set<Int>()
+        while true {
+            let (lines, unclosed) = VisibleLines.of(raw, ignoring: ignored)
+            guard let unclosed, !ignored.contains(unclosed) else {
+                return lines.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element) }
             }
+            warn(unclosed, "warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one")
+            ignored.insert(unclosed)
         }
-        if let start = opened {
-            warn(start, "warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one")
-        }
-        return hidden
     }
 
     /// The fence that opens a code block on this line: three or more backticks or tildes, and
