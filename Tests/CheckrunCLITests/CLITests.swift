@@ -100,6 +100,8 @@ import Testing
         #expect(farOff.status == 2)
         #expect(farOff.stderr.contains("--wcag 9.9.9: not a WCAG 2.2 success criterion. Success criteria are numbered 1.1.1 to 4.1.3"), "\(farOff.stderr)")
         #expect(try Checkrun.run(["list", "--wcag", "2.9.9"], in: Repository.root.path).stderr.contains("Did you mean 2."))
+        #expect(try Checkrun.run(["list", "--wcag", "2.5"], in: Repository.root.path).stderr.contains("Did you mean 2.5.1?"))
+        #expect(try Checkrun.run(["list", "--wcag", " 2.2.1 "], in: Repository.root.path).status == 0)
         let empty = try Checkrun.run(["list", "--wcag", ""], in: Repository.root.path)
         #expect(empty.status == 2 && empty.stderr.contains("--wcag is empty; name a success criterion, e.g. --wcag 2.5.8"), "\(empty.stderr)")
     }

@@ -114,6 +114,10 @@ import Testing
         let good = try folder.write("good.txt", "Good\n\nProfile: VoiceOver\nTask: a\nExpected: b\n")
         let intoFile = try Checkrun.run(["import", good, "--out", long])
         #expect(intoFile.status == 2 && intoFile.stderr.contains("--out \(long) is a file, not a folder; choose a folder with --out DIR"), "\(intoFile.stderr)")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("dangling"), withDestinationPath: folder.path("nowhere"))
+        let intoNothing = try Checkrun.run(["import", good, "--out", folder.path("dangling")])
+        #expect(intoNothing.status == 1 && !intoNothing.stderr.contains("Created the folder"), "\(intoNothing.stderr)")
+        #expect(intoNothing.stderr.contains("--out \(folder.path("dangling")) is a link to \(folder.path("nowhere")), which is not a folder and could not be made one"), "\(intoNothing.stderr)")
     }
 
     /// An import holds a temporary file a page until every page is written; only the first 32

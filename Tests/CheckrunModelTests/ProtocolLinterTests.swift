@@ -89,12 +89,14 @@ import Testing
     /// A title, task or outcome of spaces or invisible characters alone passes minLength, and
     /// showed testers and reports nothing: refused where it stands. Text with a joiner in it is fine.
     @Test func aTextWithNothingVisibleIsRefused() {
-        for blank in ["   ", "\\u200B", "\\u00A0\\u2060", "\\u3000"] {
+        for blank in ["   ", "\\u200B", "\\u00A0\\u2060", "\\u3000", "\\u2800", "\\u0301", " \\u0301", "\\u3164\\u0301", "\\u200B\\u20DD"] {
             let found = problems(Self.valid.replacingOccurrences(of: "\"title\": \"Sample\"", with: "\"title\": \"\(blank)\"")).map(\.description)
             #expect(found == ["sample.json:4:12: /title: the text is only spaces or invisible characters; write what a tester should read, or remove it"], "\(blank): \(found)")
         }
         #expect(problems(Self.valid.replacingOccurrences(of: "\"Delete never triggered\"", with: "\" \"")).map(\.description).contains { $0.contains("/checks/0/expected/1: the text is only spaces") })
-        #expect(problems(Self.valid.replacingOccurrences(of: "\"Sample\"", with: "\"Sam\\u200Dple \\u00A0\"")).isEmpty)
+        for shown in ["Sam\\u200Dple \\u00A0", "e\\u0301", "\\u0915\\u094D\\u0937", "\\uD83D\\uDC69\\u200D\\uD83D\\uDCBB", "\\u0627", "\\u05D0\\u05B0", "1\\uFE0F\\u20E3", "\\u2801"] {
+            #expect(problems(Self.valid.replacingOccurrences(of: "\"Sample\"", with: "\"\(shown)\"")).isEmpty, "\(shown)")
+        }
     }
 
     /// The store keeps an expected outcome's place as a number and believes none beyond what a

@@ -19,7 +19,8 @@ struct CheckFilter {
         protocols = arguments.all(.protocolFilter)
         checks = arguments.all(.check)
         profile = arguments.value(.profile)
-        wcag = arguments.value(.wcag)
+        // " 2.5.8" copied with a space around it names 2.5.8.
+        wcag = arguments.value(.wcag)?.trimmingCharacters(in: .whitespaces)
     }
 
     func apply(to library: ProtocolLibrary) throws -> [CheckReference] {

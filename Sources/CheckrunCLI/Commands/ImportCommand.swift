@@ -170,6 +170,11 @@ struct ImportCommand: CheckrunCommand {
         for step in made where mkdir(step, 0o777) != 0 && errno != EEXIST {
             throw CommandFailure("cannot create the folder \(step) (\(String(cString: strerror(errno)).lowercased())); nothing was written. Choose a folder you may write with --out DIR")
         }
+        // A link to nothing is there, so mkdir makes nothing: said, not "created".
+        guard PathKind.of(path) == .folder else {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " is a link to \($0), which" } ?? ""
+            throw CommandFailure("--out \(path)\(target) is not a folder and could not be made one; nothing was written. Create the folder, or choose another with --out DIR")
+        }
         context.printError("Created the folder \(path).")
     }
 }

@@ -30,12 +30,17 @@ extension ProtocolLinter {
         DisplayText.isMarked(scalar)
     }
 
-    /// A character that shows: not a space, a format character (a zero-width space, a joiner)
-    /// or a control.
+    /// A character that shows on its own: not a space, a format character (a zero-width space,
+    /// a joiner), a control, a character meant to be invisible (a Hangul filler), the blank
+    /// Braille pattern, or a mark that only decorates another character (a combining accent
+    /// alone shows nothing, or a dotted circle).
     static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
-        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .format, .control, .unassigned, .surrogate: false
-        default: !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .format, .control, .unassigned, .surrogate,
+             .nonspacingMark, .enclosingMark:
+            false
+        default:
+            !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint && scalar != "\u{2800}"
         }
     }
 }

@@ -54,6 +54,12 @@ package struct WCAGTable: Sendable {
             let principle = criteria.map(\.number).filter { $0.hasPrefix("\(parts[0]).") }
             return Suggestions.closest(to: number, among: principle, limit: 2)
         }
+        // A guideline ("2.5") or a principle ("2"): its first criteria, not ones spelled alike
+        // from another principle ("2.5" was offered 1.2.5).
+        if (1...2).contains(parts.count), parts.allSatisfy({ Int($0) != nil }), !number.hasSuffix(".") {
+            let within = criteria.map(\.number).filter { $0.hasPrefix(number + ".") }
+            if !within.isEmpty { return Array(within.prefix(2)) }
+        }
         return Suggestions.closest(to: number, among: criteria.map(\.number), limit: 2)
     }
 }
