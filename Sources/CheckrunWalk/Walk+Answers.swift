@@ -23,6 +23,11 @@ extension Walk {
                 results[index].counters[target.counter] = nil
                 return [.say("Expected \(number + 1): not applicable.")] + answered(index, date: date)
             }
+            // "1 0" is a number typed with a space in it far more often than a count with a
+            // note of "0": it was saved as 1.
+            if let note, AnswerWords.count(head) != nil, note.allSatisfy({ $0.isNumber || $0.isWhitespace }) {
+                return [.say("Type the count as one number, without spaces; a note after it begins with a word, e.g. \(head) missed once near the edge.")]
+            }
             guard let value = AnswerWords.count(head) else {
                 if let problem = AnswerWords.signedCountProblem(head) { return [.say(Self.sentence(problem))] }
                 return [.say("Type a whole number, e.g. \(target.outOf ?? 10), or n for not applicable.")]

@@ -111,13 +111,14 @@ import Testing
         feed(&walk, [("t 1:20", 0)])
         #expect(walk.results[1].activeSeconds == 80)
         // "+9", typed to add to a count, was taken for 9.
-        let bad = feed(&walk, [("nine", 0), ("-1", 0), ("11", 0), ("+9", 0), ("+9 near the grabber", 0)])
+        let bad = feed(&walk, [("nine", 0), ("-1", 0), ("11", 0), ("+9", 0), ("+9 near the grabber", 0), ("1 0", 0)])
         #expect(bad.said == [
             "Type a whole number, e.g. 10, or n for not applicable.",
             "A count can't be negative; type 0 or more.",
             "That is more than the 10 tries; type a number from 0 to 10.",
             "A count is the number counted, not a change to it: type the whole count, without the plus (+).",
             "A count is the number counted, not a change to it: type the whole count, without the plus (+).",
+            "Type the count as one number, without spaces; a note after it begins with a word, e.g. 1 missed once near the edge.",
         ])
         #expect(bad.saves.isEmpty, "nothing is saved for a refused answer")
         let judged = feed(&walk, [("9", 0)])
