@@ -105,11 +105,12 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let long = try folder.write("long.txt", String(repeating: "Long ", count: 40) + "\n\nProfile: VoiceOver\nTask: a\nExpected: b\n")
-        let bell = try folder.write("bell.txt", "Bell\n\nProfile: VoiceOver\nTask: a\nExpected: b\n\nProfile: Voice\u{7}Control\nTask: c\nExpected: d\n")
+        let bell = try folder.write("bell.txt", "Bell\n\nProfile: VoiceOver\nTask: a\nExpected: b\n\nProfile: Voice\u{7}Control\nTask: c\nExpected:\n  - d\n  - e\u{7}\n")
         let said = try Checkrun.run(["import", long, bell, "--out", folder.path("out")])
         #expect(said.status == 1)
         #expect(said.stderr.contains("\(long):1: the protocol made from this page does not pass lint: /id: is too long: 199 characters, at most 100 (the id is made from the page's title: shorten the title)"), "\(said.stderr)")
         #expect(said.stderr.contains("\(bell):7: the protocol made from this page does not pass lint: /checks/1/profile: the text holds a control character (U+0007)"), "\(said.stderr)")
+        #expect(said.stderr.contains("\(bell):11: the protocol made from this page does not pass lint: /checks/1/expected/1: the text holds a control character (U+0007)"), "\(said.stderr)")
         #expect(!said.stderr.contains(".json:"), "\(said.stderr)")
         let good = try folder.write("good.txt", "Good\n\nProfile: VoiceOver\nTask: a\nExpected: b\n")
         let intoFile = try Checkrun.run(["import", good, "--out", long])

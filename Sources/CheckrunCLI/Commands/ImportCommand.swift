@@ -127,10 +127,11 @@ struct ImportCommand: CheckrunCommand {
         }
         let problems = linter.lint(bytes: Array(result.document.fileText.utf8), fileName: path).problems
         if !problems.isEmpty {
-            return problems.map { problem in
-                // Said at the page's line: the protocol's file is never written, so its lines
-                // and columns point nowhere a user can look.
-                let place = result.pageLine(of: problem.pointer).map { "\(file):\($0)" } ?? file
+            // Said at the page's line, in the page's order: the protocol's file is never
+            // written, so its lines and columns point nowhere a user can look.
+            let placed = problems.map { (line: result.pageLine(of: $0.pointer), problem: $0) }
+            return placed.sorted { ($0.line ?? .max) < ($1.line ?? .max) }.map { line, problem in
+                let place = line.map { "\(file):\($0)" } ?? file
                 let fromTitle = problem.pointer?.tokens == ["id"] ? " (the id is made from the page's title: shorten the title)" : ""
                 return DisplayText.neutralised("\(place): the protocol made from this page does not pass lint: \(problem.pointer.map { "\($0): " } ?? "")\(problem.message)\(fromTitle)")
             }

@@ -17,7 +17,14 @@ package struct CatalogImport: Sendable {
     package var warnings: [ImportMessage]
     /// The page's lines the title and each check (in the protocol's order) came from.
     package var titleLine: Int? = nil
-    package var checkLines: [Int] = []
+    package var checkLines: [CheckLines] = []
+
+    /// Where a check stands on its page: its Profile line, its task's and each outcome's.
+    package struct CheckLines: Sendable {
+        var profile: Int
+        var task: Int? = nil
+        var expected: [Int] = []
+    }
 
     /// The page line a place in the protocol came from: a problem with the protocol a page
     /// made is the page's to fix, so it is said at the page's line, not in a file never written.
@@ -25,7 +32,14 @@ package struct CatalogImport: Sendable {
         guard let tokens = pointer?.tokens, let first = tokens.first else { return nil }
         if first == "title" || first == "id" { return titleLine }
         guard first == "checks", tokens.count > 1, let index = Int(tokens[1]), checkLines.indices.contains(index) else { return nil }
-        return checkLines[index]
+        let lines = checkLines[index]
+        switch tokens.dropFirst(2).first {
+        case "task"?: return lines.task ?? lines.profile
+        case "expected"?:
+            guard tokens.count > 3, let outcome = Int(tokens[3]), lines.expected.indices.contains(outcome) else { return lines.profile }
+            return lines.expected[outcome]
+        default: return lines.profile
+        }
     }
 }
 
@@ -67,7 +81,8 @@ package struct CatalogImporter: Sendable {
             id: id, title: title, status: status, source: (fileName as NSString).lastPathComponent,
             wcag: scan.criteria, checks: checks)
         return CatalogImport(document: document, warnings: scan.warnings, titleLine: titled?.number,
-                             checkLines: scan.blocks.map(\.line) + scan.sentences.map(\.line))
+                             checkLines: scan.blocks.map { CatalogImport.CheckLines(profile: $0.line, task: $0.taskLine, expected: $0.expectedLines) }
+                                 + scan.sentences.map { CatalogImport.CheckLines(profile: $0.line, task: $0.line) })
     }
 
     /// A check per block, then a draft check per "Check:" sentence, each with an id unique in

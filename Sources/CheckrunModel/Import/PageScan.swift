@@ -9,6 +9,9 @@ struct PageScan {
         var task: String?
         var expected: [String] = []
         var field: CatalogLine.Label? = .profile
+        /// The lines the task and each outcome begin on, for messages about them.
+        var taskLine: Int?
+        var expectedLines: [Int] = []
     }
 
     let file: String
@@ -147,13 +150,17 @@ struct PageScan {
                 throw failure(line.number, "a second Task for the Profile \"\(check.profile)\" (line \(check.line)); start a new block with its own \"Profile: …\" line")
             }
             check.task = line.value
+            check.taskLine = line.number
             check.field = .task
             pending = check
         case .expected:
             guard var check = pending else {
                 throw failure(line.number, "an Expected with no Profile and Task before it; add \"Profile: …\" and \"Task: …\" lines above it")
             }
-            if !line.value.isEmpty { check.expected.append(line.value) }
+            if !line.value.isEmpty {
+                check.expected.append(line.value)
+                check.expectedLines.append(line.number)
+            }
             check.field = .expected
             pending = check
         case .status where status == nil:
@@ -172,7 +179,9 @@ struct PageScan {
     private mutating func continueBlock(_ line: CatalogLine) -> Bool {
         guard var check = pending, let field = check.field, (line.isIndented || line.isListItem) && !line.isHeading else { return false }
         switch field {
-        case .expected: check.expected.append(line.text)
+        case .expected:
+            check.expected.append(line.text)
+            check.expectedLines.append(line.number)
         case .task: check.task = [check.task ?? "", line.text].filter { !$0.isEmpty }.joined(separator: " ")
         default: check.profile = [check.profile, line.text].filter { !$0.isEmpty }.joined(separator: " ")
         }
