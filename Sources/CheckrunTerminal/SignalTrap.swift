@@ -18,6 +18,10 @@ private nonisolated(unsafe) var cutShortFarewellLength = 0
 /// the terminal back in line mode, where keys echo and wait for Enter.
 private nonisolated(unsafe) var rawTerminal = termios()
 private nonisolated(unsafe) var rawTerminalOn = false
+/// What must be undone before any exit by a signal (temporary files removed), whoever
+/// installed the words said on the way out: one handler, so neither can replace the other.
+private nonisolated(unsafe) var beforeExit: (@convention(c) () -> Void)?
+private nonisolated(unsafe) var handlersInstalled = false
 
 /// Ctrl-C, Ctrl-\ (SIGQUIT), SIGTERM, SIGHUP, and SIGPIPE (the output closed: `checkrun run … | head`): put the
 /// terminal back, say how to resume (on standard error, which is still there), exit 130.
@@ -74,8 +78,10 @@ package enum SignalTrap {
         cutShortFarewellLength = newCutShortLength
         oldFarewell?.deallocate()
         oldCutShort?.deallocate()
+        handlersInstalled = true
         for signalNumber in exitSignals + [SIGPIPE] {
             signal(signalNumber) { _ in
+                beforeExit?()
                 if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
                 if let farewell { _ = write(STDERR_FILENO, farewell, farewellLength) }
                 _exit(130)
@@ -85,6 +91,7 @@ package enum SignalTrap {
         // next read faults. Left to the runtime, that was a crash report holding the terminal
         // for half a minute, and no word of how to resume.
         signal(SIGBUS) { _ in
+            beforeExit?()
             if savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &savedTerminal) }
             if let cutShortFarewell { _ = write(STDERR_FILENO, cutShortFarewell, cutShortFarewellLength) }
             _exit(1)
@@ -97,6 +104,14 @@ package enum SignalTrap {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         buffer.initialize(from: bytes, count: bytes.count)
         return (buffer, bytes.count)
+    }
+
+    /// Has `cleanup` run first whenever a signal ends the process, and the handlers installed
+    /// (saying nothing) if no command installed them with its words. `cleanup` must be
+    /// async-signal-safe: it runs inside the handler.
+    package static func runBeforeExit(_ cleanup: @convention(c) () -> Void) {
+        beforeExit = cleanup
+        if !handlersInstalled { install(message: "") }
     }
 
     /// Runs `body` with the exit signals held back, so a save is never cut half way; a signal

@@ -137,16 +137,26 @@ import Testing
             process.executableURL = URL(fileURLWithPath: Checkrun.executable)
             process.arguments = ["import"] + pages + ["--out", folder.path("out"), "--force"]
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
             try process.run()
             let temporary = { (try? FileManager.default.contentsOfDirectory(atPath: folder.path("out")))?.filter { $0.hasSuffix(".tmp") } ?? [] }
             var caught = false
             while process.isRunning && !caught {
                 if !temporary().isEmpty { kill(process.processIdentifier, signalNumber); caught = true } else { usleep(1_000) }
             }
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(caught, "the import ended before a temporary file was seen: the test proves nothing")
             #expect(temporary().isEmpty, "\(temporary().count) left after \(signalNumber)")
+            // Stopped, it says so, and what it says is true: no protocol, or every one.
+            let written = (try? FileManager.default.contentsOfDirectory(atPath: folder.path("out")))?.filter { $0.hasSuffix(".json") } ?? []
+            #expect(process.terminationStatus == 130, "\(signalNumber): \(process.terminationStatus)")
+            if written.isEmpty {
+                #expect(said.contains("Import stopped; no protocol was written."), "\(said)")
+            } else {
+                #expect(written.count == 120 && !said.contains("no protocol was written"), "\(written.count) written; \(said)")
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import CheckrunModel
+import CheckrunTerminal
 import Foundation
 
 /// `checkrun import`: catalog pages in, protocol files out. All pages are read and checked
@@ -33,6 +34,8 @@ struct ImportCommand: CheckrunCommand {
         guard !outDirectory.isEmpty else { throw UsageError("--out needs a folder, e.g. --out protocols", command: "import") }
         let dryRun = context.arguments.flag(.dryRun)
         let force = context.arguments.flag(.force)
+        // Every protocol is written at the end, all together: until then Ctrl-C loses nothing.
+        SignalTrap.install(message: "\nImport stopped; no protocol was written.\n")
         let importer = CatalogImporter()
         let linter = ProtocolLinter()
         var failures: [String] = []
@@ -88,7 +91,12 @@ struct ImportCommand: CheckrunCommand {
             for index in staged.indices { staged[index].discard() }
             throw CommandFailure("\(failure.message); nothing was written", exitCode: failure.exitCode)
         }
-        for index in staged.indices { try staged[index].commit() }
+        // The renames are not cut half way by Ctrl-C, and once done the way out no longer
+        // says nothing was written.
+        try SignalTrap.deferringSignals {
+            defer { SignalTrap.install(message: "") }
+            for index in staged.indices { try staged[index].commit() }
+        }
     }
 
     /// A page's text: readable, of a page's size, UTF-8 without NUL characters.

@@ -19,7 +19,7 @@ private nonisolated(unsafe) let pendingPaths: UnsafeMutablePointer<UnsafeMutable
 }()
 
 /// Removes the temporary files of an `AtomicFile` that will never be renamed: at once when the
-/// process is stopped by a signal, and on the next write to the same folder when it was killed
+/// process is stopped by a signal (exit 130), and on the next write to the same folder when it was killed
 /// outright (SIGKILL cannot be caught).
 enum TemporaryFileCleanup {
     /// Registers a temporary file before it is created, so that no moment is left between the
@@ -32,12 +32,10 @@ enum TemporaryFileCleanup {
     private static func store(_ path: String) -> Bool {
         guard let slot = (0..<pendingCapacity).first(where: { pendingPaths[$0] == nil }) else { return false }
         pendingPaths[slot] = strdup(path)
-        for signalNumber in SignalTrap.exitSignals {
-            signal(signalNumber) { number in
-                for index in 0..<pendingCapacity { if let path = pendingPaths[index] { unlink(path) } }
-                signal(number, SIG_DFL)
-                raise(number)
-            }
+        // Inside the one handler SignalTrap installs, so that words a command gave it for the
+        // way out are still said (a handler of its own replaced them).
+        SignalTrap.runBeforeExit {
+            for index in 0..<pendingCapacity { if let path = pendingPaths[index] { unlink(path) } }
         }
         return true
     }
