@@ -93,15 +93,12 @@ struct PageScan {
     /// closed is read as text, with a warning, as an unclosed fence is: nothing of a page is
     /// dropped on a guess.
     mutating func visibleLines(_ raw: [String]) -> [CatalogLine] {
-        var ignored = Set<Int>()
-        while true {
-            let (lines, unclosed) = VisibleLines.of(raw, ignoring: ignored)
-            guard let unclosed, !ignored.contains(unclosed) else {
-                return lines.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element) }
-            }
+        var (lines, unclosed) = VisibleLines.of(raw)
+        if let unclosed {
             warn(unclosed, "warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one")
-            ignored.insert(unclosed)
+            lines = VisibleLines.of(raw, textFrom: unclosed).lines
         }
+        return lines.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element) }
     }
 
     /// The fence that opens a code block on this line: three or more backticks or tildes, and

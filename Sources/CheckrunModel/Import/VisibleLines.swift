@@ -6,15 +6,17 @@ import Foundation
 /// expected outcome. Each line keeps its number, so messages still point at the page.
 enum VisibleLines {
     /// The lines with their comments taken out, and the line of a comment that opened and was
-    /// never closed, if one did (it and what follows are then as `raw` has them). Openers on
-    /// the lines in `ignoring` are read as text: they are comments never closed.
-    static func of(_ raw: [String], ignoring: Set<Int> = []) -> (lines: [String], unclosed: Int?) {
+    /// never closed, if one did. Openers from line `textFrom` on are read as text: after a
+    /// comment never closed there is no "-->" at all, so none of them is closed either.
+    static func of(_ raw: [String], textFrom: Int = .max) -> (lines: [String], unclosed: Int?) {
         var lines: [String] = []
         var fence: String?
         var comment: Int?
+        let plains = raw.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element).plain }
+        let closers = LongestClosers(plains)
         for (index, line) in raw.enumerated() {
             let number = index + 1
-            let plain = CatalogLine(number: number, raw: line).plain
+            let plain = plains[index]
             if let marker = fence {
                 // Code shows a comment as it is written.
                 lines.append(line)
@@ -31,7 +33,7 @@ enum VisibleLines {
                 rest = rest[end.upperBound...]
                 comment = nil
             }
-            while !ignoring.contains(number), let start = rest.range(of: "<!--") {
+            while number < textFrom, let start = rest.range(of: "<!--") {
                 visible += rest[..<start.lowerBound]
                 // "<!-->" and "<!--->" are whole comments, as Markdown reads them.
                 let searched = rest[rest.index(start.lowerBound, offsetBy: 2)...]
@@ -44,7 +46,7 @@ enum VisibleLines {
             }
             visible += rest
             lines.append(visible == line || !isMarkerOnly(visible) ? visible : "")
-            if comment == nil, visible == line, let marker = PageScan.fenceMarker(plain), closedLater(marker, after: index, in: raw) {
+            if comment == nil, visible == line, let marker = PageScan.fenceMarker(plain), closers.closes(marker, after: index) {
                 fence = marker
             }
         }
@@ -52,10 +54,31 @@ enum VisibleLines {
         return (lines, open)
     }
 
-    /// Whether a fence opened at `index` is closed further down: one never closed is text
-    /// (see `PageScan.codeLines`), so a comment after it is still a comment.
-    private static func closedLater(_ marker: String, after index: Int, in raw: [String]) -> Bool {
-        raw.indices.dropFirst(index + 1).contains { PageScan.closes(CatalogLine(number: $0 + 1, raw: raw[$0]).plain, marker) }
+    /// Whether a fence opened on a line is closed further down: one never closed is text (see
+    /// `PageScan.codeLines`), so a comment after it is still a comment. Known for every line in
+    /// one pass from the end: looked for line by line, a page of many fences took minutes.
+    private struct LongestClosers {
+        /// For each line, the longest run of backticks and of tildes alone on a line at or after it.
+        private var backticks: [Int]
+        private var tildes: [Int]
+
+        init(_ plains: [String]) {
+            backticks = Array(repeating: 0, count: plains.count + 1)
+            tildes = backticks
+            for index in plains.indices.reversed() {
+                backticks[index] = backticks[index + 1]
+                tildes[index] = tildes[index + 1]
+                let text = plains[index]
+                guard let mark = text.first, mark == "`" || mark == "~" else { continue }
+                let run = text.prefix { $0 == mark }
+                guard text.dropFirst(run.count).allSatisfy(\.isWhitespace) else { continue }
+                if mark == "`" { backticks[index] = max(backticks[index], run.count) } else { tildes[index] = max(tildes[index], run.count) }
+            }
+        }
+
+        func closes(_ marker: String, after index: Int) -> Bool {
+            (marker.first == "`" ? backticks : tildes)[index + 1] >= marker.count
+        }
     }
 
     /// A line a comment was taken out of that holds nothing else: spaces, quote marks or a
