@@ -250,7 +250,7 @@ import Testing
         #expect(imported.warnings.isEmpty, "\(imported.warnings)")
         let unclosed = try importer.importPage(text: "Fence\n~~~~~\nProfile: VoiceOver\nTask: a\nExpected: b\n", fileName: "fence.txt")
         #expect(unclosed.document.checks.map(\.task) == ["a"])
-        #expect(unclosed.warnings.map(\.description) == ["fence.txt:2: warning: ~~~~~ opens a code block that is never closed, so this line and those after it were read as text; close it with ~~~~~ if it is one"])
+        #expect(unclosed.warnings.map(\.description) == ["fence.txt:2: warning: ~~~~~ opens a code block that is never closed, so it was read as text; close it with ~~~~~ if it is one"])
     }
 
     /// An HTML comment is hidden from the page's readers: a block put aside in one became a
@@ -297,6 +297,30 @@ import Testing
         let unclosed = try importer.importPage(text: "Open\n<!-- draft\nProfile: VoiceOver\nTask: a\nExpected: b\n", fileName: "open.md")
         #expect(unclosed.document.checks.map(\.task) == ["a"])
         #expect(unclosed.warnings.map(\.description) == ["open.md:2: warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one"])
+    }
+
+    /// Only a comment that starts a line runs on over lines; one further in a line is a
+    /// comment only when it closes there, and never in a code span or after a backslash. A
+    /// "<!--" in an outcome hid every check after it; one in a code span cut the outcome and
+    /// lost the WCAG mapping; a comment before a fence's backticks made a fence no reader sees.
+    @Test func aCommentIsOneOnlyWhereAReaderSeesNoneOfIt() throws {
+        func page(_ text: String) throws -> ProtocolDocument { try importer.importPage(text: text, fileName: "p.md").document }
+        let midLine = try page("# Menu\n\nProfile: VoiceOver\nTask: open the menu\nExpected:\n  - the menu opens <!-- TODO ask\n  - focus moves\n\nProfile: Switch Control\nTask: scan\nExpected: the menu opens\n\nNotes -->\n")
+        #expect(midLine.checks.map(\.profile) == ["VoiceOver", "Switch Control"])
+        #expect(midLine.checks[0].expected.map(\.text) == ["the menu opens <!-- TODO ask", "focus moves"])
+        let spans = try page("# Spans\n\nProfile: VoiceOver\nTask: type `<!--` then \\<!-- and <!-- a note --> `-->`\nExpected: the editor reads `<!--`\n\nWCAG <!-- 2.2 --> mapping:\n- 4.1.2 Name, Role, Value\n")
+        #expect(spans.checks.map(\.task) == ["type `<!--` then \\<!-- and `-->`"])
+        #expect(spans.checks[0].expected.map(\.text) == ["the editor reads `<!--`"])
+        #expect(spans.wcag == ["4.1.2"])
+        let fences = try page("# Fences\n\n<!-- old example -->```\n\nProfile: Zoom\nTask: zoom in\nExpected: text stays readable\n\n~~~ <!-- html -->\n<!-- start of the region\n~~~\n\nProfile: VoiceOver\nTask: t\nExpected: e\n")
+        #expect(fences.checks.map(\.profile) == ["Zoom", "VoiceOver"])
+        let task = try page("# Menu\n\nProfile: VoiceOver\nTask: open the menu <!-- Maria: or the sheet? --> and type <!--\nExpected: the menu opens\n")
+        #expect(task.checks.map(\.task) == ["open the menu and type <!--"])
+        let spanning = try page("# Menu\n\nProfile: VoiceOver\nTask: open <!-- x\n  y --> the menu\nExpected:\n  - 10 of <!-- a\n  - b -->10\n")
+        #expect(spanning.checks.map(\.task) == ["open the menu"])
+        #expect(spanning.checks[0].expected.map(\.text) == ["10 of <!-- a", "b -->10"])
+        let shell = try page("Tiny Target\n\n```sh\n# install first\nmake\n```\n\nProfile: VoiceOver\nTask: t\nExpected: e\n")
+        #expect(shell.title == "Tiny Target")
     }
 
     @Test func readsTabsCRLFAndAByteOrderMark() throws {

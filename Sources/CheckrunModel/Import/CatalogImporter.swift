@@ -69,7 +69,8 @@ package struct CatalogImporter: Sendable {
         guard !scan.blocks.isEmpty || !scan.sentences.isEmpty else {
             throw scan.failure(nil, "no check found: the page has no Profile/Task/Expected block and no \"Check:\" sentence. A check block reads \"Profile: VoiceOver\", \"Task: …\", \"Expected: …\"")
         }
-        let titled = pageTitle(lines)
+        // A heading shown in code ("# install first" in a shell example) is no title.
+        let titled = pageTitle(lines.filter { !scan.code.contains($0.number) })
         let title = titled?.plain ?? ""
         let id = Slug.make(title.replacingOccurrences(of: #"^\d+(\.\d+)*\.?\s+"#, with: "", options: .regularExpression))
         guard !id.isEmpty else {

@@ -29,6 +29,8 @@ struct PageScan {
     /// Whether a sentence came before the mapping list's first item.
     private var mappingIntroduced = false
     private var lastHeading: String?
+    /// The numbers of the lines of the page's code blocks (see `visibleLines`).
+    private(set) var code = Set<Int>()
 
     init(file: String, wcag: WCAGTable) {
         self.file = file
@@ -45,10 +47,9 @@ struct PageScan {
 
     /// Reads every line, then closes the last block. A fenced code block (``` or ~~~) is an
     /// example, never a check: a "Profile:" line shown in one is not read as a block, and a
-    /// block around it goes on after it (code shown between two expected outcomes). HTML
-    /// comments are gone from `lines` already (`visibleLines`).
+    /// block around it goes on after it (code shown between two expected outcomes). The code
+    /// blocks are known, and HTML comments gone, from `visibleLines`.
     mutating func read(_ lines: [CatalogLine]) throws(ImportMessage) {
-        let code = codeLines(lines)
         var previous = 0
         for line in lines where !line.isBlank && !code.contains(line.number) {
             defer { previous = line.number }
@@ -67,38 +68,20 @@ struct PageScan {
         try finishPending()
     }
 
-    /// The numbers of the lines of every closed code block, its fences included. A fence that
-    /// is never closed (a row of tildes under a heading in a plain-text page) is read as text,
-    /// with a warning: nothing of a page is dropped on a guess.
-    private mutating func codeLines(_ lines: [CatalogLine]) -> Set<Int> {
-        var code = Set<Int>()
-        var open: (marker: String, line: Int)?
-        for line in lines where !line.isBlank {
-            if let fence = open {
-                if Self.closes(line.plain, fence.marker) {
-                    code.formUnion(fence.line...line.number)
-                    open = nil
-                }
-            } else if let marker = Self.fenceMarker(line.plain) {
-                open = (marker, line.number)
-            }
-        }
-        if let fence = open {
-            warn(fence.line, "warning: \(fence.marker) opens a code block that is never closed, so this line and those after it were read as text; close it with \(fence.marker) if it is one")
-        }
-        return code
-    }
-
-    /// The page's lines without their HTML comments (see `VisibleLines`). A comment never
-    /// closed is read as text, with a warning, as an unclosed fence is: nothing of a page is
-    /// dropped on a guess.
+    /// The page's lines as its readers see them (see `VisibleLines`): its code blocks noted,
+    /// its HTML comments taken out. A fence or a comment never closed is read as text, with
+    /// a warning: nothing of a page is dropped on a guess.
     mutating func visibleLines(_ raw: [String]) -> [CatalogLine] {
-        var (lines, unclosed) = VisibleLines.of(raw)
-        if let unclosed {
+        var visible = VisibleLines(raw)
+        if let unclosed = visible.unclosedComment {
             warn(unclosed, "warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one")
-            lines = VisibleLines.of(raw, textFrom: unclosed).lines
+            visible = VisibleLines(raw, textFrom: unclosed)
         }
-        return lines.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element) }
+        for fence in visible.unclosedFences {
+            warn(fence.line, "warning: \(fence.marker) opens a code block that is never closed, so it was read as text; close it with \(fence.marker) if it is one")
+        }
+        code = visible.code
+        return visible.lines.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element) }
     }
 
     /// The fence that opens a code block on this line: three or more backticks or tildes, and

@@ -1,89 +1,155 @@
 import Foundation
 
-/// A page's lines as its readers see them: every HTML comment (`<!-- … -->`) outside fenced
-/// code taken out, as a Markdown page shows nothing of one. A block left in a comment (a check
-/// put aside, a draft) became a check no reader of the page saw; a note in one became an
-/// expected outcome. Each line keeps its number, so messages still point at the page.
-enum VisibleLines {
-    /// The lines with their comments taken out, and the line of a comment that opened and was
-    /// never closed, if one did. Openers from line `textFrom` on are read as text: after a
-    /// comment never closed there is no "-->" at all, so none of them is closed either.
-    static func of(_ raw: [String], textFrom: Int = .max) -> (lines: [String], unclosed: Int?) {
-        var lines: [String] = []
-        var fence: String?
-        var comment: Int?
-        let plains = raw.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element).plain }
-        let closers = LongestClosers(plains)
-        for (index, line) in raw.enumerated() {
-            let number = index + 1
-            let plain = plains[index]
-            if let marker = fence {
-                // Code shows a comment as it is written.
-                lines.append(line)
-                if PageScan.closes(plain, marker) { fence = nil }
-                continue
-            }
-            var rest = Substring(line)
-            var visible = ""
-            if comment != nil {
-                guard let end = rest.range(of: "-->") else {
-                    lines.append("")
-                    continue
-                }
-                rest = rest[end.upperBound...]
-                comment = nil
-            }
-            while number < textFrom, let start = rest.range(of: "<!--") {
-                visible += rest[..<start.lowerBound]
-                // "<!-->" and "<!--->" are whole comments, as Markdown reads them.
-                let searched = rest[rest.index(start.lowerBound, offsetBy: 2)...]
-                guard let end = searched.range(of: "-->") else {
-                    comment = number
-                    rest = ""
-                    break
-                }
-                rest = rest[end.upperBound...]
-            }
-            visible += rest
-            lines.append(visible == line || !isMarkerOnly(visible) ? visible : "")
-            if comment == nil, visible == line, let marker = PageScan.fenceMarker(plain), closers.closes(marker, after: index) {
-                fence = marker
-            }
+/// A page's lines as its readers see them, each keeping its number so messages still point at
+/// the page: fenced code marked as code, and HTML comments (`<!-- … -->`) outside it taken out,
+/// as a Markdown page shows nothing of them. A block left in a comment (a check put aside)
+/// became a check no reader saw; a note in one became an expected outcome.
+///
+/// As CommonMark reads them: a comment that starts a line (at most three spaces in) runs to
+/// the line holding `-->`, and what follows that on its line is shown; one further in a line
+/// is a comment only when it closes within its paragraph (that line, or a later one before a
+/// blank line or a new block), outside code spans and not after a backslash. Anything else is
+/// text, never dropped on a guess.
+struct VisibleLines {
+    var lines: [String] = []
+    /// The numbers of the lines of closed code blocks, fences included.
+    var code = Set<Int>()
+    /// Where a comment opened and was never closed, if one did (while reading: where the one
+    /// now open opened).
+    var unclosedComment: Int?
+    /// Fences never closed: read as text.
+    var unclosedFences: [(line: Int, marker: String)] = []
+
+    /// Comments that start a line from line `textFrom` on are read as text: after one never
+    /// closed there is no "-->" at all, so none of them is closed either.
+    init(_ raw: [String], textFrom: Int = .max) {
+        let read = raw.enumerated().map { CatalogLine(number: $0.offset + 1, raw: $0.element) }
+        let plains = read.map(\.plain)
+        // For each line, the next line that ends its paragraph and the next holding "-->",
+        // known in one pass from the end: looked for line by line, a page of many took minutes.
+        var nextBreak = Array(repeating: raw.count, count: raw.count + 1), nextCloser = nextBreak
+        for index in raw.indices.reversed() {
+            let line = read[index]
+            let ends = line.isBlank || line.isListItem || line.isHeading || line.label != nil || PageScan.fenceMarker(plains[index]) != nil
+            nextBreak[index] = ends ? index : nextBreak[index + 1]
+            nextCloser[index] = raw[index].contains("-->") ? index : nextCloser[index + 1]
         }
-        guard let open = comment else { return (lines, nil) }
-        return (lines, open)
+        var reading = Reading(raw: raw, plains: plains, closers: LongestClosers(plains), textFrom: textFrom,
+                              nextBreak: nextBreak, nextCloser: nextCloser)
+        for index in raw.indices { lines.append(reading.visible(index, into: &self)) }
+        if !reading.inComment { unclosedComment = nil }
     }
 
-    /// Whether a fence opened on a line is closed further down: one never closed is text (see
-    /// `PageScan.codeLines`), so a comment after it is still a comment. Known for every line in
-    /// one pass from the end: looked for line by line, a page of many fences took minutes.
-    private struct LongestClosers {
-        /// For each line, the longest run of backticks and of tildes alone on a line at or after it.
-        private var backticks: [Int]
-        private var tildes: [Int]
+    /// Where a page's reading stands: in code, in a comment that started a line, or in one
+    /// that opened inside a paragraph's line and closes on a later line of it.
+    private struct Reading {
+        let raw: [String], plains: [String], closers: LongestClosers, textFrom: Int
+        let nextBreak: [Int], nextCloser: [Int]
+        var fence: String?
+        var inComment = false
+        var paragraphCommentCloses: Int?
 
-        init(_ plains: [String]) {
-            backticks = Array(repeating: 0, count: plains.count + 1)
-            tildes = backticks
-            for index in plains.indices.reversed() {
-                backticks[index] = backticks[index + 1]
-                tildes[index] = tildes[index + 1]
-                let text = plains[index]
-                guard let mark = text.first, mark == "`" || mark == "~" else { continue }
-                let run = text.prefix { $0 == mark }
-                guard text.dropFirst(run.count).allSatisfy(\.isWhitespace) else { continue }
-                if mark == "`" { backticks[index] = max(backticks[index], run.count) } else { tildes[index] = max(tildes[index], run.count) }
+        mutating func visible(_ index: Int, into page: inout VisibleLines) -> String {
+            let line = raw[index], number = index + 1, plain = plains[index]
+            if let marker = fence {
+                // Code shows a comment as it is written.
+                page.code.insert(number)
+                if PageScan.closes(plain, marker) { fence = nil }
+                return line
+            }
+            var rest = Substring(line)
+            if let closes = paragraphCommentCloses {
+                guard index == closes, let end = rest.range(of: "-->") else { return "" }
+                paragraphCommentCloses = nil
+                // The paragraph goes on: read as a line that continues it.
+                return " " + VisibleLines.withoutInlineComments(rest[end.upperBound...].drop(while: \.isWhitespace)).text
+            }
+            if inComment {
+                guard let end = rest.range(of: "-->") else { return "" }
+                rest = rest[end.upperBound...]
+                inComment = false
+            } else if let marker = PageScan.fenceMarker(plain) {
+                // A comment in a fence's info string (~~~ <!-- html -->) is the code's.
+                if closers.closes(marker, after: index) {
+                    fence = marker
+                    page.code.insert(number)
+                    return line
+                }
+                page.unclosedFences.append((number, marker))
+            } else if number < textFrom, plain.hasPrefix("<!--"), VisibleLines.indentWidth(line) <= 3,
+                      let start = rest.range(of: "<!--"), rest[rest.index(start.lowerBound, offsetBy: 2)...].range(of: "-->") == nil {
+                page.unclosedComment = number
+                inComment = true
+                return ""
+            }
+            let (visible, unclosed) = VisibleLines.withoutInlineComments(rest)
+            var shown = visible + (unclosed ?? "")
+            if unclosed != nil, let closes = paragraphClose(after: index) {
+                paragraphCommentCloses = closes
+                shown = visible
+            }
+            return shown == line || !VisibleLines.isMarkerOnly(shown) ? shown : ""
+        }
+
+        /// The line, within the paragraph `index` is in, holding the "-->" that closes a comment
+        /// opened inside a line of it: none past a blank line or a line that starts a block of
+        /// its own (a list item, a heading, a label), where the paragraph has ended.
+        func paragraphClose(after index: Int) -> Int? {
+            let closer = nextCloser[index + 1]
+            return closer < raw.count && closer < nextBreak[index + 1] ? closer : nil
+        }
+    }
+
+    /// `text` without the comments that open and close within it, outside code spans and
+    /// escapes. "<!-->" and "<!--->" are whole comments. Spaces on both sides of one become one
+    /// ("WCAG <!-- 2.2 --> mapping" is "WCAG mapping").
+    /// - Returns: the text, and what follows a "<!--" that does not close within it (nil when
+    ///   every one closes).
+    static func withoutInlineComments(_ text: Substring) -> (text: String, unclosed: String?) {
+        var out = ""
+        var rest = text
+        while let first = rest.first {
+            if first == "\\" {
+                out += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else if first == "`" {
+                let run = rest.prefix { $0 == "`" }
+                let after = rest.dropFirst(run.count)
+                let span = Self.closingRun(of: run.count, in: after).map { rest[rest.startIndex..<$0] } ?? run
+                out += span
+                rest = rest[span.endIndex...]
+            } else if rest.hasPrefix("<!--") {
+                guard let end = rest.dropFirst(2).range(of: "-->") else { return (out, String(rest)) }
+                rest = rest[end.upperBound...]
+                if out.last?.isWhitespace == true { rest = rest.drop(while: \.isWhitespace) }
+            } else {
+                out.append(first)
+                rest = rest.dropFirst()
             }
         }
+        return (out, nil)
+    }
 
-        func closes(_ marker: String, after index: Int) -> Bool {
-            (marker.first == "`" ? backticks : tildes)[index + 1] >= marker.count
+    /// Where a code span that opened with `count` backticks ends in `text`: after the next run
+    /// of exactly that many.
+    private static func closingRun(of count: Int, in text: Substring) -> String.Index? {
+        var rest = text
+        while let start = rest.firstIndex(of: "`") {
+            let run = rest[start...].prefix { $0 == "`" }
+            if run.count == count { return run.endIndex }
+            rest = rest[run.endIndex...]
         }
+        return nil
+    }
+
+    /// Columns of white space before a line's text, a tab counting four.
+    static func indentWidth(_ line: String) -> Int {
+        line.prefix { $0 == " " || $0 == "\t" }.reduce(0) { $0 + ($1 == "\t" ? 4 : 1) }
     }
 
     /// A line a comment was taken out of that holds nothing else: spaces, quote marks or a
     /// list marker ("- <!-- a note -->") are no outcome.
-    private static func isMarkerOnly(_ text: String) -> Bool {
+    static func isMarkerOnly(_ text: String) -> Bool {
         text.range(of: #"^[\s>]*(?:[-*+•‣◦]|\d{1,3}[.)])?\s*$"#, options: .regularExpression) != nil
     }
 }
