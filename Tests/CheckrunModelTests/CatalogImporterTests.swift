@@ -319,6 +319,8 @@ import Testing
         let spanning = try page("# Menu\n\nProfile: VoiceOver\nTask: open <!-- x\n  y --> the menu\nExpected:\n  - 10 of <!-- a\n  - b -->10\n")
         #expect(spanning.checks.map(\.task) == ["open the menu"])
         #expect(spanning.checks[0].expected.map(\.text) == ["10 of <!-- a", "b -->10"])
+        let heading = try page("# Menu <!-- draft\nnot yet -->\n\nProfile: VoiceOver\nTask: t\nExpected: e\n")
+        #expect(heading.title == "Menu <!-- draft")
         let shell = try page("Tiny Target\n\n```sh\n# install first\nmake\n```\n\nProfile: VoiceOver\nTask: t\nExpected: e\n")
         #expect(shell.title == "Tiny Target")
     }

@@ -35,7 +35,7 @@ struct VisibleLines {
             nextCloser[index] = raw[index].contains("-->") ? index : nextCloser[index + 1]
         }
         var reading = Reading(raw: raw, plains: plains, closers: LongestClosers(plains), textFrom: textFrom,
-                              nextBreak: nextBreak, nextCloser: nextCloser)
+                              headings: read.map(\.isHeading), nextBreak: nextBreak, nextCloser: nextCloser)
         for index in raw.indices { lines.append(reading.visible(index, into: &self)) }
         if !reading.inComment { unclosedComment = nil }
     }
@@ -44,7 +44,7 @@ struct VisibleLines {
     /// that opened inside a paragraph's line and closes on a later line of it.
     private struct Reading {
         let raw: [String], plains: [String], closers: LongestClosers, textFrom: Int
-        let nextBreak: [Int], nextCloser: [Int]
+        let headings: [Bool], nextBreak: [Int], nextCloser: [Int]
         var fence: String?
         var inComment = false
         var paragraphCommentCloses: Int?
@@ -93,8 +93,11 @@ struct VisibleLines {
 
         /// The line, within the paragraph `index` is in, holding the "-->" that closes a comment
         /// opened inside a line of it: none past a blank line or a line that starts a block of
-        /// its own (a list item, a heading, a label), where the paragraph has ended.
+        /// its own (a list item, a heading, a label), where the paragraph has ended, nor after a
+        /// heading's line.
         func paragraphClose(after index: Int) -> Int? {
+            // A heading is a paragraph of one line.
+            guard !headings[index] else { return nil }
             let closer = nextCloser[index + 1]
             return closer < raw.count && closer < nextBreak[index + 1] ? closer : nil
         }
