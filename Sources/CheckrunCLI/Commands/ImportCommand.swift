@@ -35,7 +35,8 @@ struct ImportCommand: CheckrunCommand {
         let dryRun = context.arguments.flag(.dryRun)
         let force = context.arguments.flag(.force)
         // Every protocol is written at the end, all together: until then Ctrl-C loses nothing.
-        SignalTrap.install(message: "\nImport stopped; no protocol was written.\n")
+        // (A dry run writes none, and its output read by `head` ends it as any output would.)
+        if !dryRun { SignalTrap.install(message: "\nImport stopped; no protocol was written.\n") }
         let importer = CatalogImporter()
         let linter = ProtocolLinter()
         var failures: [String] = []
