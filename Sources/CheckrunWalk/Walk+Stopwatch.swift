@@ -18,9 +18,7 @@ extension Walk {
             let seconds = results[index].activeSeconds ?? 0
             var lines: [WalkEvent] = [.say("Timer stopped: \(Durations.spoken(seconds)).")]
             if results[index].tally > 0 { lines.append(.say("Stops tallied in this timing: \(results[index].tally).")) }
-            if let limit = plan[index].check.timeLimit, seconds > Double(limit) {
-                lines.append(.say("That is over the time limit of \(Durations.spoken(Double(limit)))."))
-            }
+            if let over = overLimit(seconds, index) { lines.append(over) }
             return lines + answered(index, date: date)
         case ("p", .running(let origin)), ("pause", .running(let origin)):
             results[index].stopwatch.append(StopwatchEvent(.pause, at: now - origin, recordedAt: date))
@@ -84,11 +82,17 @@ extension Walk {
             }
             results[index].stopwatch.append(StopwatchEvent(.typed, at: 0, typedSeconds: seconds, recordedAt: date))
             var lines: [WalkEvent] = [.say("Time: \(Durations.spoken(seconds)).")]
-            if let limit = plan[index].check.timeLimit, seconds > Double(limit) {
-                lines.append(.say("That is over the time limit of \(Durations.spoken(Double(limit)))."))
-            }
+            if let over = overLimit(seconds, index) { lines.append(over) }
             return lines + answered(index, date: date)
         }
         return [.say("Press Enter to start the stopwatch, or type the time as t 80, t 1:20 or t 1m20s. Question mark (?) lists the keys.")]
+    }
+
+    /// Said of a time over the check's limit, with how far over: said in tenths, 60.04 seconds
+    /// reads "1 minute", the very limit it went over.
+    func overLimit(_ seconds: Double, _ index: Int) -> WalkEvent? {
+        guard let limit = plan[index].check.timeLimit, seconds > Double(limit) else { return nil }
+        let over = seconds - Double(limit)
+        return .say("That is over the time limit of \(Durations.spoken(Double(limit))), by \(over < 0.05 ? "less than a tenth of a second" : Durations.spoken(over)).")
     }
 }

@@ -37,6 +37,9 @@ extension WalkTests {
         #expect(transcript.said.contains("Stops tallied in this timing: 1."))
         var typed = walkAtTouch()
         transcript = feed(&typed, [("t 1:30", 2)])
-        #expect(transcript.said.contains("That is over the time limit of 1 minute."), "\(transcript.said)")
+        #expect(transcript.said.contains("That is over the time limit of 1 minute, by 30 seconds."), "\(transcript.said)")
+        var justOver = walkAtTouch()
+        transcript = feed(&justOver, [("t 60.04", 2)])
+        #expect(transcript.said.contains("That is over the time limit of 1 minute, by less than a tenth of a second."), "\(transcript.said)")
     }
 }
