@@ -325,6 +325,48 @@ import Testing
         #expect(shell.title == "Tiny Target")
     }
 
+    /// A fence opened in a quote ends with the quote, as a reader sees it: paired with the
+    /// page's next fence, it hid every check between them without a word. A quoted fence line
+    /// inside a code block is a line of the code, not its end.
+    @Test func aFenceInAQuoteEndsWithTheQuote() throws {
+        let text = """
+            # Quotes
+
+            > Note:
+            > ```
+            > let x = 1
+
+            Profile: VoiceOver
+            Task: open the menu
+            Expected: the menu opens
+
+            ```
+            > ```
+            Profile: Hidden
+            Task: h
+            Expected: h
+            ```
+
+            > > ~~~
+            > > some code
+            > the inner quote ends here
+
+            Profile: Switch Control
+            Task: scan
+            Expected: every button is a stop
+            ~~~
+            """
+        let imported = try importer.importPage(text: text, fileName: "quotes.md")
+        #expect(imported.document.checks.map(\.profile) == ["VoiceOver", "Switch Control"])
+        #expect(imported.warnings.map(\.description).prefix(2) == [
+            "quotes.md:4: warning: ``` opens a code block that is never closed, so it was read as text; close it with ``` if it is one",
+            "quotes.md:18: warning: ~~~ opens a code block that is never closed, so it was read as text; close it with ~~~ if it is one",
+        ])
+        let closed = try importer.importPage(text: "# Q\n\n> ```\n> Profile: Hidden\n> ```\n\nProfile: Zoom\nTask: t\nExpected: e\n", fileName: "q.md")
+        #expect(closed.document.checks.map(\.profile) == ["Zoom"])
+        #expect(closed.warnings.isEmpty, "\(closed.warnings)")
+    }
+
     @Test func readsTabsCRLFAndAByteOrderMark() throws {
         let text = "\u{FEFF}Grid\r\nStatus: draft\r\n\r\nProfile:\tSwitch Control\r\nTask:\tscan the 3 × 3 grid\r\nExpected:\tevery cell is a stop\r\n\t\tno cell is skipped\r\n\r\nSources\r\n\t1. not an outcome\r\n"
         let document = try importer.importPage(text: text, fileName: "grid.txt").document

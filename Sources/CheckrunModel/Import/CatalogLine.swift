@@ -16,6 +16,9 @@ struct CatalogLine {
     var isIndented: Bool
     var isListItem: Bool
     var isHeading: Bool
+    /// How many quote marks (`>`) the line begins with: a code block opened inside a quote
+    /// ends with the quote, and a fence in a quote never closes one outside it.
+    var quoteDepth = 0
     var label: Label?
     /// What follows the label's colon.
     var value: String = ""
@@ -32,8 +35,13 @@ struct CatalogLine {
         // Any space indents, a no-break or an ideographic one too (text copied from the web):
         // an outcome indented with one was read as prose, and left out without a word.
         isIndented = raw.unicodeScalars.first.map(CharacterSet.whitespaces.contains) ?? false
-        var line = raw.trimmingCharacters(in: .whitespaces)
-        while line.hasPrefix(">") { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }
+        // Quote marks are dropped in place: a copy of the rest for each, a line of 20,000 took 20 s.
+        var unquoted = Substring(raw.trimmingCharacters(in: .whitespaces))
+        while unquoted.first == ">" {
+            unquoted = unquoted.dropFirst().drop { $0.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) }
+            quoteDepth += 1
+        }
+        var line = String(unquoted)
         isHeading = line.hasPrefix("#")
         if isHeading {
             line = String(line.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces)

@@ -97,9 +97,16 @@ struct PageScan {
 
     /// Whether a line closes the block `marker` opened: the same character, at least as many, and nothing after.
     static func closes(_ text: String, _ marker: String) -> Bool {
-        guard let character = marker.first else { return false }
-        let run = text.prefix { $0 == character }
-        return run.count >= marker.count && text.dropFirst(run.count).allSatisfy(\.isWhitespace)
+        guard let character = marker.first, let run = closerRun(text) else { return false }
+        return run.mark == character && run.count >= marker.count
+    }
+
+    /// The run of backticks or tildes a line holds alone (then only spaces), which closes a
+    /// fence of that character no longer than it; nil for any other line.
+    static func closerRun(_ text: String) -> (mark: Character, count: Int)? {
+        guard let mark = text.first, mark == "`" || mark == "~" else { return nil }
+        let run = text.prefix { $0 == mark }
+        return text.dropFirst(run.count).allSatisfy(\.isWhitespace) ? (mark, run.count) : nil
     }
 
     /// A block whose Profile, Task and Expected are all there is kept; one without is refused.

@@ -34,7 +34,8 @@ struct VisibleLines {
             nextBreak[index] = ends ? index : nextBreak[index + 1]
             nextCloser[index] = raw[index].contains("-->") ? index : nextCloser[index + 1]
         }
-        var reading = Reading(raw: raw, plains: plains, closers: LongestClosers(plains), textFrom: textFrom,
+        let depths = read.map(\.quoteDepth)
+        var reading = Reading(raw: raw, plains: plains, depths: depths, closers: LongestClosers(plains, depths: depths), textFrom: textFrom,
                               headings: read.map(\.isHeading), nextBreak: nextBreak, nextCloser: nextCloser)
         for index in raw.indices { lines.append(reading.visible(index, into: &self)) }
         if !reading.inComment { unclosedComment = nil }
@@ -43,18 +44,20 @@ struct VisibleLines {
     /// Where a page's reading stands: in code, in a comment that started a line, or in one
     /// that opened inside a paragraph's line and closes on a later line of it.
     private struct Reading {
-        let raw: [String], plains: [String], closers: LongestClosers, textFrom: Int
+        let raw: [String], plains: [String], depths: [Int], closers: LongestClosers, textFrom: Int
         let headings: [Bool], nextBreak: [Int], nextCloser: [Int]
-        var fence: String?
+        /// The open code block's fence, and the quote depth it opened at.
+        var fence: (marker: String, depth: Int)?
         var inComment = false
         var paragraphCommentCloses: Int?
 
         mutating func visible(_ index: Int, into page: inout VisibleLines) -> String {
             let line = raw[index], number = index + 1, plain = plains[index]
-            if let marker = fence {
-                // Code shows a comment as it is written.
+            if let open = fence {
+                // Code shows a comment as it is written; a fence line deeper or shallower in
+                // quotes is a line of the code, not its end (`LongestClosers`).
                 page.code.insert(number)
-                if PageScan.closes(plain, marker) { fence = nil }
+                if depths[index] == open.depth && PageScan.closes(plain, open.marker) { fence = nil }
                 return line
             }
             var rest = Substring(line)
@@ -71,7 +74,7 @@ struct VisibleLines {
             } else if let marker = PageScan.fenceMarker(plain) {
                 // A comment in a fence's info string (~~~ <!-- html -->) is the code's.
                 if closers.closes(marker, after: index) {
-                    fence = marker
+                    fence = (marker, depths[index])
                     page.code.insert(number)
                     return line
                 }
