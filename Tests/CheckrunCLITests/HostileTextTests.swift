@@ -233,5 +233,14 @@ import Testing
         #expect(within.stdout.contains("<td>1 minute (limit 1 minute)</td>"), "\(within.stdout)")
         let compared = try Checkrun.run(["compare", "--release", "1", "--builds", "1,2", "--protocols", protocols], in: folder.path)
         #expect(compared.stdout.contains("1 minute 0.4 seconds"), "\(compared.stdout)")
+        // The CSV keeps tenths, with the places it takes to read as over the limit beside "yes".
+        let recorded = try Checkrun.run(["record", "--release", "1", "--build", "3", "--device", "A", "--check", "motor-accessibility/switch-control-checkout-time",
+                                         "--expected", "1=pass", "--seconds", "60.04", "--protocols", protocols], in: folder.path)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let csv = try Checkrun.run(["report", "--release", "1", "--format", "csv", "--protocols", protocols], in: folder.path)
+        let rows = csv.stdout.components(separatedBy: "\r\n").filter { $0.hasPrefix("1,") }
+        #expect(rows.map { $0.contains(",60.04,") && $0.hasSuffix(",yes") } == [true], "\(rows)")
+        let tenths = try Checkrun.run(["report", "--release", "1", "--build", "2", "--format", "csv", "--protocols", protocols], in: folder.path)
+        #expect(tenths.stdout.contains(",60.0,") && tenths.stdout.hasSuffix(",no\r\n"), "\(tenths.stdout)")
     }
 }

@@ -22,7 +22,7 @@ enum CSVReport {
                 (reported.release, false), (reported.build, false), (reported.device, false), (reported.tester, false),
                 (protocolID, false), (result.check, false), (reference?.check.profile ?? "", false), (result.verdict?.rawValue ?? "", false),
                 (result.blockedReason ?? "", false), (String(result.attempt), true), (String(reported.attempts), true),
-                (result.activeSeconds.map { Decimals.fixed($0, places: 1) } ?? "", true), (counters, false), (outcomes, false),
+                (activeSeconds(result, reported.answeredCheck ?? reference?.check), true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
                 (String(reported.amendments), true), (reported.amendReason ?? "", false),
                 (outcomeNotes(result), false), (report.product ?? "", false), (criteria(reference, terms, asAnswered: report.criteriaAsAnswered[result.id] ?? []), false),
@@ -41,6 +41,18 @@ enum CSVReport {
             lines.append(fields.map { Escaping.csv($0.0, isNumber: $0.1) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The active time in tenths of a second; over its check's limit, with the places it takes
+    /// to read as over it: 60.04 s read "60.0" beside "yes" under a limit of 60.
+    static func activeSeconds(_ result: CheckResult, _ check: Check?) -> String {
+        guard let seconds = result.activeSeconds else { return "" }
+        guard let limit = check?.timeLimit, seconds > Double(limit) else { return Decimals.fixed(seconds, places: 1) }
+        for places in 1...3 {
+            let text = Decimals.fixed(seconds, places: places)
+            if let shown = Double(text), shown > Double(limit) { return text }
+        }
+        return String(seconds)
     }
 
     static func overTimeLimit(_ result: CheckResult, _ check: Check?) -> String {
