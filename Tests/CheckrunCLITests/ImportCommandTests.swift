@@ -86,11 +86,13 @@ import Testing
         let japanese = try folder.write("ja.txt", "日本語のページ\nProfile: VoiceOver\nTask: a\nExpected: b\n")
         let utf16 = try folder.write("utf16.txt", bytes: Array("Page\nProfile: VoiceOver\nTask: a\nExpected: b\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         try FileManager.default.createDirectory(atPath: folder.path("out/crlf-page.json"), withIntermediateDirectories: true)
-        let said = try Checkrun.run(["import", page, nul, crNul, japanese, utf16, folder.path("out"), "", "--out", folder.path("out"), "--force"])
+        let marked = try folder.write("marked-nul.txt", "Nul Page\nProfile: VoiceOver\nTask: a\u{0}\u{301}\nExpected: b\n")
+        let said = try Checkrun.run(["import", page, nul, crNul, marked, japanese, utf16, folder.path("out"), "", "--out", folder.path("out"), "--force"])
         #expect(said.status == 1)
         for message in ["out/crlf-page.json is a folder where the protocol from \(page) would be written; move it aside, or import into another folder with --out DIR",
                         "nul.txt:2: a NUL character (a zero byte), which is no text; remove it",
                         "cr-nul.txt:4: a NUL character (a zero byte), which is no text; remove it",
+                        "marked-nul.txt:3: a NUL character (a zero byte), which is no text; remove it",
                         "an id is made of the Latin letters a to z and digits, and the title has none",
                         "\(folder.path("out")) is a folder; name the page files in it, e.g. \(folder.path("out"))/*.md",
                         "an empty path was given as a page; name each page file",

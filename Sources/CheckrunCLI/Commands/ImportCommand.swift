@@ -120,11 +120,9 @@ struct ImportCommand: CheckrunCommand {
         if data.count >= 2, data.filter({ $0 == 0 }).count * 4 >= data.count {
             throw CommandFailure("\(file): not UTF-8 text (a zero byte in every other place, as UTF-16 text has); save the page as UTF-8 and import it again")
         }
-        if let nul = data.firstIndex(of: 0) {
-            // Lines counted as the importer counts them: LF, CR LF or a lone CR each end one.
-            let before = [UInt8](data[..<nul])
-            let line = 1 + before.indices.filter { before[$0] == 0x0A || before[$0] == 0x0D && (before.indices.contains($0 + 1) ? before[$0 + 1] != 0x0A : true) }.count
-            throw CommandFailure("\(file):\(line): a NUL character (a zero byte), which is no text; remove it and import the page again")
+        if data.contains(0) {
+            let line = CatalogImporter.line(ofFirst: "\u{0}", in: text).map { ":\($0)" } ?? ""
+            throw CommandFailure("\(file)\(line): a NUL character (a zero byte), which is no text; remove it and import the page again")
         }
         return text
     }

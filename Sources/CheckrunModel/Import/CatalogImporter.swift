@@ -53,6 +53,13 @@ package struct CatalogImporter: Sendable {
         self.wcag = wcag
     }
 
+    /// The page line (from 1) holding the first `character` (a NUL the page may not hold),
+    /// counted as the importer counts lines, so a message about it points where the others do.
+    /// Looked for by scalar: a NUL followed by a combining mark is one Character with it.
+    package static func line(ofFirst character: Unicode.Scalar, in page: String) -> Int? {
+        CatalogLine.rawLines(of: page).firstIndex { $0.unicodeScalars.contains(character) }.map { $0 + 1 }
+    }
+
     /// Assistive technologies a "Check:" sentence may name, for its draft profile.
     static let assistiveTechnologies = [
         "Accessibility Inspector", "Switch Control", "Voice Control", "VoiceOver", "AssistiveTouch",
