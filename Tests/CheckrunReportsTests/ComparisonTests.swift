@@ -129,5 +129,11 @@ extension ComparisonTests {
         #expect(text.contains("310: median 0.1 seconds") && text.contains("311: median 0.14 seconds"), "\(text)")
         #expect(text.contains("time 0.04 seconds longer (+40%)"), "\(text)")
         #expect(ReportPhrases.seconds(59.96) == "59.96 seconds" && ReportPhrases.seconds(65) == "1 minute 5 seconds")
+        // A change too small for a whole percent is "under 1%", never "-0%".
+        try fixture.add(touch, build: "312", verdict: .pass, seconds: 100.0, counters: ["hits": 10])
+        try fixture.add(touch, build: "313", verdict: .pass, seconds: 99.96, counters: ["hits": 10])
+        let small = ComparisonFormat.text.render(try compare(fixture, ["312", "313"]))
+        #expect(small.contains("time 0.04 seconds shorter (under 1%)"), "\(small)")
+        #expect(ReportPhrases.percent(0) == "0%" && ReportPhrases.percent(-0.4) == "under 1%" && ReportPhrases.percent(-0.6) == "-1%")
     }
 }

@@ -147,6 +147,13 @@ enum ReportPhrases {
         return "\(text) second\(text == "1" ? "" : "s")"
     }
 
+    /// A change in percent, signed: one that rounds to no percent is "under 1%", not "-0%".
+    static func percent(_ value: Double) -> String {
+        if value == 0 { return "0%" }
+        let rounded = Decimals.fixed(value, places: 0, plus: true)
+        return rounded == "-0" || rounded == "+0" ? "under 1%" : rounded + "%"
+    }
+
     static func change(_ change: BuildChange, _ labels: [String], inWords: Bool = false) -> String {
         var parts: [String] = []
         switch change.verdictChange {
@@ -157,7 +164,7 @@ enum ReportPhrases {
             parts.append("check changed, time and counts not compared")
         } else {
             if let delta = change.secondsDelta {
-                let percent = change.percentDelta.map { " (" + Decimals.fixed($0, places: 0, plus: true) + "%)" } ?? ""
+                let percent = change.percentDelta.map { " (" + Self.percent($0) + ")" } ?? ""
                 parts.append("time " + timeDelta(delta, inWords: inWords) + percent)
             }
             for (name, delta) in change.counterDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
