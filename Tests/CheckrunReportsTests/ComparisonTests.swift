@@ -134,6 +134,8 @@ extension ComparisonTests {
         try fixture.add(touch, build: "313", verdict: .pass, seconds: 99.96, counters: ["hits": 10])
         let small = ComparisonFormat.text.render(try compare(fixture, ["312", "313"]))
         #expect(small.contains("time 0.04 seconds shorter (under 1%)"), "\(small)")
+        #expect(ReportPhrases.timeDelta(-0.04, inWords: false) == "-0.04 s" && ReportPhrases.timeDelta(0.004, inWords: false) == "+0.004 s")
+        #expect(ReportPhrases.timeDelta(5, inWords: false) == "+5.0 s" && ReportPhrases.timeDelta(0.05, inWords: false) == "+0.1 s")
         #expect(ReportPhrases.percent(0) == "0%" && ReportPhrases.percent(-0.4) == "under 1%" && ReportPhrases.percent(-0.6) == "-1%")
     }
 }

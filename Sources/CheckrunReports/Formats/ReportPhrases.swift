@@ -128,7 +128,12 @@ enum ReportPhrases {
     /// A time difference: "+5.0 s" in tables, "5 seconds longer" in words (the terminal's text,
     /// which speech reads: "+5.0 s" is heard as "plus five point zero ess").
     static func timeDelta(_ delta: Double, inWords: Bool) -> String {
-        guard inWords else { return Decimals.fixed(delta, places: 1, plus: true) + " s" }
+        guard inWords else {
+            // A change too small for tenths keeps the places it takes to show: never "-0.0 s".
+            var places = 1
+            while places < 3, delta != 0, abs(delta) < 0.5 / pow(10, Double(places)) { places += 1 }
+            return Decimals.fixed(delta, places: places, plus: true) + " s"
+        }
         if delta == 0 { return "unchanged" }
         return seconds(abs(delta)) + (delta > 0 ? " longer" : " shorter")
     }
