@@ -15,3 +15,13 @@ import Testing
         #expect(Durations.spoken(seconds) == said)
     }
 }
+
+extension DurationsTests {
+    /// A time refused as longer than a day never reads as the day itself: 86400.01 seconds
+    /// was "24 hours is more than a day".
+    @Test func aTimeJustOverADayIsRefusedInItsOwnDigits() {
+        #expect(Durations.typedTimeProblem(86_400.01) == "86400.01 seconds is more than a day")
+        #expect(Durations.typedTimeProblem(90_000) == "25 hours is more than a day")
+        #expect(Durations.typedTimeProblem(86_400) == nil)
+    }
+}

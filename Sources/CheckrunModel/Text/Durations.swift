@@ -38,7 +38,11 @@ package enum Durations {
     /// or more than a day. The walk, `record` and `amend` ask this one question.
     package static func typedTimeProblem(_ seconds: Double) -> String? {
         if seconds < 0.05 { return "\(spoken(seconds)) is no time for a task" }
-        if seconds > longestTyped { return "\(spoken(seconds)) is more than a day" }
+        if seconds > longestTyped {
+            // Just over, the tenths say "24 hours": then the seconds as typed say why.
+            let said = spoken(seconds) == spoken(longestTyped) && seconds.isFinite ? "\(seconds) seconds" : spoken(seconds)
+            return "\(said) is more than a day"
+        }
         return nil
     }
 
