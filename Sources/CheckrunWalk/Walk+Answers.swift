@@ -13,7 +13,7 @@ extension Walk {
         if let target = outcome.target {
             // The number, then a note, as p, f and n take one: "9 missed once near the grabber".
             let parts = text.split(maxSplits: 1, whereSeparator: \.isWhitespace)
-            if AnswerWords.count(head) == nil, parts.count == 2, AnswerWords.count(String(parts[0])) != nil || AnswerWords.signedCountProblem(String(parts[0])) != nil {
+            if AnswerWords.count(head) == nil, parts.count == 2, AnswerWords.count(String(parts[0])) != nil || AnswerWords.numberProblem(String(parts[0])) != nil {
                 head = String(parts[0])
                 note = String(parts[1]).trimmingCharacters(in: .whitespaces)
             }
@@ -29,7 +29,7 @@ extension Walk {
                 return [.say("Type the count as one number, without spaces; a note after it begins with a word, e.g. \(head) missed once near the edge.")]
             }
             guard let value = AnswerWords.count(head) else {
-                if let problem = AnswerWords.signedCountProblem(head) { return [.say(Self.sentence(problem))] }
+                if let problem = AnswerWords.numberProblem(head) { return [.say(Self.sentence(problem))] }
                 return [.say("Type a whole number, e.g. \(target.outOf ?? 10), or n for not applicable.")]
             }
             if let problem = Self.countProblem(value, outOf: target.outOf) { return [.say(problem)] }
@@ -55,7 +55,7 @@ extension Walk {
             value = kept
         } else if let typed = AnswerWords.count(text) {
             value = typed
-        } else if let problem = AnswerWords.signedCountProblem(text) {
+        } else if let problem = AnswerWords.numberProblem(text) {
             return [.say(Self.sentence(problem))]
         } else {
             return [.say("Type the count as a whole number, e.g. 14\(kept.map { ", or press Enter to keep \($0)" } ?? "").")]

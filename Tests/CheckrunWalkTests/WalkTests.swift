@@ -111,7 +111,7 @@ import Testing
         feed(&walk, [("t 1:20", 0)])
         #expect(walk.results[1].activeSeconds == 80)
         // "+9", typed to add to a count, was taken for 9.
-        let bad = feed(&walk, [("nine", 0), ("-1", 0), ("11", 0), ("+9", 0), ("+9 near the grabber", 0), ("1 0", 0)])
+        let bad = feed(&walk, [("nine", 0), ("-1", 0), ("11", 0), ("+9", 0), ("+9 near the grabber", 0), ("1 0", 0), ("９", 0), ("9.5 near the edge", 0)])
         #expect(bad.said == [
             "Type a whole number, e.g. 10, or n for not applicable.",
             "A count can't be negative; type 0 or more.",
@@ -119,6 +119,8 @@ import Testing
             "A count is the number counted, not a change to it: type the whole count, without the plus (+).",
             "A count is the number counted, not a change to it: type the whole count, without the plus (+).",
             "Type the count as one number, without spaces; a note after it begins with a word, e.g. 1 missed once near the edge.",
+            "Type the count in the digits 0 to 9.",
+            "A count is a whole number, without a fraction.",
         ])
         #expect(bad.saves.isEmpty, "nothing is saved for a refused answer")
         let judged = feed(&walk, [("9", 0)])

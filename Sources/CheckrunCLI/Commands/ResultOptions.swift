@@ -36,7 +36,7 @@ enum ResultOptions {
                 }
                 return (parts[0], nil)
             }
-            if parts.count == 2, let problem = AnswerWords.signedCountProblem(parts[1]) {
+            if parts.count == 2, let problem = AnswerWords.numberProblem(parts[1]) {
                 throw UsageError("--count \(item): \(problem), e.g. \(parts[0])=14", command: command)
             }
             guard parts.count == 2, let value = AnswerWords.count(parts[1]) else {

@@ -36,13 +36,32 @@ package enum AnswerWords {
         return Int(text)
     }
 
-    /// Why a number typed with a sign is no count, or nil when `text` is not one: the same
-    /// words in the walk, `record` and `amend`.
-    package static func signedCountProblem(_ text: String) -> String? {
-        guard let first = text.first, first == "+" || first == "-", count(String(text.dropFirst())) != nil else { return nil }
-        return first == "-"
-            ? "a count can't be negative; type 0 or more"
-            : "a count is the number counted, not a change to it: type the whole count, without the plus (+)"
+    /// Why text typed as a number is no count, or nil when `text` does not read as a number
+    /// (or is a count): a sign, digits of another script, a fraction, an exponent or a hex
+    /// number, or too many digits. The same words in the walk, `record` and `amend`, so no
+    /// number is refused without its reason.
+    package static func numberProblem(_ text: String) -> String? {
+        guard let first = text.first, count(text) == nil else { return nil }
+        if "+-\u{2212}\u{FF0B}\u{FF0D}".contains(first), isDigits(text.dropFirst()) {
+            return first == "+" || first == "\u{FF0B}"
+                ? "a count is the number counted, not a change to it: type the whole count, without the plus (+)"
+                : "a count can't be negative; type 0 or more"
+        }
+        if isDigits(Substring(text)) {
+            return text.unicodeScalars.allSatisfy(\.isASCII)
+                ? "a count is a whole number from 0 to \(AnswerLimits.count)"
+                : "type the count in the digits 0 to 9"
+        }
+        if text.range(of: #"^[0-9]+[.,][0-9]+$"#, options: .regularExpression) != nil { return "a count is a whole number, without a fraction" }
+        if text.range(of: #"^(?:[0-9]+[eE][0-9]+|0[xX][0-9A-Fa-f]+)$"#, options: .regularExpression) != nil {
+            return "type the count in plain digits 0 to 9"
+        }
+        return nil
+    }
+
+    /// Whether `text` is decimal digits of any script, and nothing else.
+    private static func isDigits(_ text: Substring) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { $0.properties.numericType == .decimal }
     }
 
     /// How the accepted words are listed in messages.
