@@ -119,6 +119,9 @@ import Testing
         let good = try folder.write("good.txt", "Good\n\nProfile: VoiceOver\nTask: a\nExpected: b\n")
         let intoFile = try Checkrun.run(["import", good, "--out", long])
         #expect(intoFile.status == 2 && intoFile.stderr.contains("--out \(long) is a file, not a folder; choose a folder with --out DIR"), "\(intoFile.stderr)")
+        // A folder asked for inside a file is the same mistake, said the same way.
+        let underFile = try Checkrun.run(["import", good, "--out", long + "/sub/deeper"])
+        #expect(underFile.status == 2 && underFile.stderr.contains("--out \(long)/sub/deeper: \(long) is a file, not a folder, so no folder can be made in it"), "\(underFile.stderr)")
         try FileManager.default.createSymbolicLink(atPath: folder.path("dangling"), withDestinationPath: folder.path("nowhere"))
         let intoNothing = try Checkrun.run(["import", good, "--out", folder.path("dangling")])
         #expect(intoNothing.status == 1 && !intoNothing.stderr.contains("Created the folder"), "\(intoNothing.stderr)")

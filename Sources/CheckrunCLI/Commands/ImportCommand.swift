@@ -177,6 +177,9 @@ struct ImportCommand: CheckrunCommand {
             made.insert(folder, at: 0)
             folder = (folder as NSString).deletingLastPathComponent
         }
+        if !folder.isEmpty, [.file, .other].contains(PathKind.of(folder)) {
+            throw CommandFailure("--out \(path): \(folder) is a file, not a folder, so no folder can be made in it; choose a folder with --out DIR", exitCode: 2)
+        }
         for step in made where mkdir(step, 0o777) != 0 && errno != EEXIST {
             throw CommandFailure("cannot create the folder \(step) (\(String(cString: strerror(errno)).lowercased())); nothing was written. Choose a folder you may write with --out DIR")
         }
