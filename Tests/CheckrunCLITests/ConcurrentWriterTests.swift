@@ -91,6 +91,7 @@ import Testing
         let mergeOutput = Pipe()
         merge.standardOutput = mergeOutput
         merge.standardError = mergeOutput
+        let mergeStarted = Date()
         try merge.run()
         var slowest = 0.0, saved = 0
         while merge.isRunning {
@@ -103,7 +104,10 @@ import Testing
         let output = String(decoding: mergeOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(merge.terminationStatus == 0, "\(output)")
         #expect(saved > 3, "records were saved during the merge")
-        #expect(slowest < 3, "a record waited \(slowest) s")
+        // A batch's time, not the merge's: on a machine slowed by other work the batches slow
+        // down too, so the bound is a tenth of the whole merge, and 3 s at least.
+        let mergeSeconds = Date().timeIntervalSince(mergeStarted)
+        #expect(slowest < max(3, mergeSeconds / 10), "a record waited \(slowest) s of a merge of \(mergeSeconds) s")
         let team = try ResultStore(path: folder.path("team.sqlite"), access: .existingOnly)
         #expect(try team.database.scalarInt("SELECT count(*) FROM results") == 100_000 + saved)
         #expect(try team.verify().problems.isEmpty)
