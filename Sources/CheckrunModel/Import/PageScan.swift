@@ -53,7 +53,8 @@ struct PageScan {
         var previous = 0
         for line in lines where !line.isBlank && !code.contains(line.number) {
             defer { previous = line.number }
-            if line.isHeading || line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
+            // The prefix first: a pattern compiled for every line was half of a long page's time.
+            if line.isHeading || line.text.hasPrefix("Decision") && line.text.range(of: #"^Decision\s+\d+\b"#, options: .regularExpression) != nil {
                 lastHeading = line.text
             }
             if try readLabelled(line) || continueBlock(line) { continue }
@@ -165,6 +166,9 @@ struct PageScan {
     /// An indented or listed line under a block's field continues that field.
     private mutating func continueBlock(_ line: CatalogLine) -> Bool {
         guard var check = pending, let field = check.field, (line.isIndented || line.isListItem) && !line.isHeading else { return false }
+        // Taken out while it grows: a copy left in `pending` made each line copy every outcome
+        // before it (20,000 outcome lines took seconds).
+        pending = nil
         switch field {
         case .expected:
             check.expected.append(line.text)
