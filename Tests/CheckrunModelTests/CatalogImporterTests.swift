@@ -367,6 +367,26 @@ import Testing
         #expect(closed.warnings.isEmpty, "\(closed.warnings)")
     }
 
+    /// Fences and comments open and close where Markdown's do: after a no-break space a fence
+    /// line is text; indented four columns a closing line is a line of the code; a comment
+    /// opened in a quote ends with the quote. Each paired the wrong lines and lost a check.
+    @Test func fencesAndCommentsOpenAndCloseWhereMarkdownsDo() throws {
+        func profiles(_ text: String) throws -> ([String], [String]) {
+            let imported = try importer.importPage(text: text, fileName: "p.md")
+            return (imported.document.checks.map(\.profile), imported.warnings.map(\.description))
+        }
+        let block = "Profile: A\nTask: do A\nExpected:\n  - A ok\n"
+        let noBreak = try profiles("# T\n\nProfile: Z\nTask: z\nExpected: z\n\u{A0}```\n\n\(block)\u{A0}```\n")
+        #expect(noBreak.0 == ["Z", "A"])
+        let deepCloser = try profiles("# T\n\n```\nx\n    ```\n\n\(block)```\n\nProfile: B\nTask: do B\nExpected: B ok\n")
+        #expect(deepCloser.0 == ["B"], "\(deepCloser)")
+        let quoted = try profiles("# T\n\n> <!--\n> note\n\n\(block)\n> -->\n\nProfile: B\nTask: do B\nExpected: B ok\n")
+        #expect(quoted.0 == ["A", "B"])
+        #expect(quoted.1.first == "p.md:3: warning: <!-- opens an HTML comment that is never closed, so this line and those after it were read as text; close it with --> if it is one")
+        let closedInQuote = try profiles("# T\n\n> <!--\n> \(block.replacingOccurrences(of: "\n", with: "\n> "))-->\n\nProfile: B\nTask: do B\nExpected: B ok\n")
+        #expect(closedInQuote.0 == ["B"] && closedInQuote.1.isEmpty, "\(closedInQuote)")
+    }
+
     @Test func readsTabsCRLFAndAByteOrderMark() throws {
         let text = "\u{FEFF}Grid\r\nStatus: draft\r\n\r\nProfile:\tSwitch Control\r\nTask:\tscan the 3 × 3 grid\r\nExpected:\tevery cell is a stop\r\n\t\tno cell is skipped\r\n\r\nSources\r\n\t1. not an outcome\r\n"
         let document = try importer.importPage(text: text, fileName: "grid.txt").document

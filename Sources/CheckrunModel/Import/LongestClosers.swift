@@ -14,8 +14,9 @@ struct LongestClosers {
     private var tildes: [Int]
 
     /// `plains`: the page's lines without their indentation, quote marks or heading marks;
-    /// `depths`: how many quote marks each began with.
-    init(_ plains: [String], depths: [Int]) {
+    /// `depths`: how many quote marks each began with; `closing`: whether a line may close a
+    /// fence at all (indented three columns at most, after spaces or tabs).
+    init(_ plains: [String], depths: [Int], closing: [Bool]) {
         backticks = Array(repeating: 0, count: plains.count)
         tildes = backticks
         // The longest closers seen so far (from the end) at each depth, within the quotes open
@@ -28,7 +29,7 @@ struct LongestClosers {
             while open.count < depth + 1 { open.append((0, 0)) }
             backticks[index] = open[depth].backticks
             tildes[index] = open[depth].tildes
-            guard let run = PageScan.closerRun(plains[index]) else { continue }
+            guard closing[index], let run = PageScan.closerRun(plains[index]) else { continue }
             if run.mark == "`" { open[depth].backticks = max(open[depth].backticks, run.count) } else { open[depth].tildes = max(open[depth].tildes, run.count) }
         }
     }

@@ -35,20 +35,35 @@ struct VisibleLines {
             nextCloser[index] = Self.holdsCommentEnd(raw[index]) ? index : nextCloser[index + 1]
         }
         let depths = read.map(\.quoteDepth)
-        var reading = Reading(raw: raw, plains: plains, depths: depths, closers: LongestClosers(plains, depths: depths), textFrom: textFrom,
+        // Markdown opens a fence or a comment only after spaces or tabs, and closes a fence only
+        // within three columns of where it opened (inside a list item, further in): after a
+        // no-break space a fence line is text, and indented four under a fence at the margin a
+        // closing line is a line of the code. Either taken for a fence paired the wrong lines.
+        let marked = raw.map(Self.marksMarkdown)
+        let closing = raw.indices.map { marked[$0] && Self.indentWidth(raw[$0]) <= 3 }
+        var reading = Reading(raw: raw, plains: plains, depths: depths, marked: marked, closing: closing,
+                              closers: LongestClosers(plains, depths: depths, closing: closing),
+                              indentedClosers: LongestClosers(plains, depths: depths, closing: marked), textFrom: textFrom,
                               headings: read.map(\.isHeading), nextBreak: nextBreak, nextCloser: nextCloser)
         for index in raw.indices { lines.append(reading.visible(index, into: &self)) }
-        if !reading.inComment { unclosedComment = nil }
+        unclosedComment = [reading.inComment ? unclosedComment : nil, reading.commentEndedByQuote].compactMap { $0 }.min()
     }
 
     /// Where a page's reading stands: in code, in a comment that started a line, or in one
     /// that opened inside a paragraph's line and closes on a later line of it.
     private struct Reading {
-        let raw: [String], plains: [String], depths: [Int], closers: LongestClosers, textFrom: Int
+        let raw: [String], plains: [String], depths: [Int], marked: [Bool], closing: [Bool]
+        /// Where fences close: those opened at the margin, and those opened indented (in a list item).
+        let closers: LongestClosers, indentedClosers: LongestClosers
+        let textFrom: Int
         let headings: [Bool], nextBreak: [Int], nextCloser: [Int]
-        /// The open code block's fence, and the quote depth it opened at.
-        var fence: (marker: String, depth: Int)?
+        /// The open code block's fence, the quote depth it opened at, and whether it was indented.
+        var fence: (marker: String, depth: Int, indented: Bool)?
         var inComment = false
+        /// The quote depth the open comment began at: a quote's end ends it, as Markdown reads it.
+        var commentDepth = 0
+        /// Where the first comment opened that its quote ended before any "-->": never closed.
+        var commentEndedByQuote: Int?
         var paragraphCommentCloses: Int?
 
         mutating func visible(_ index: Int, into page: inout VisibleLines) -> String {
@@ -57,7 +72,7 @@ struct VisibleLines {
                 // Code shows a comment as it is written; a fence line deeper or shallower in
                 // quotes is a line of the code, not its end (`LongestClosers`).
                 page.code.insert(number)
-                if depths[index] == open.depth && PageScan.closes(plain, open.marker) { fence = nil }
+                if depths[index] == open.depth && (open.indented ? marked[index] : closing[index]) && PageScan.closes(plain, open.marker) { fence = nil }
                 return line
             }
             var rest = Substring(line)
@@ -67,21 +82,28 @@ struct VisibleLines {
                 // The paragraph goes on: read as a line that continues it.
                 return " " + VisibleLines.withoutInlineComments(rest[end.upperBound...].drop(while: \.isWhitespace)).text
             }
+            if inComment, depths[index] < commentDepth {
+                // Ended with its quote, unclosed: read again as text, with a warning.
+                commentEndedByQuote = commentEndedByQuote ?? page.unclosedComment
+                inComment = false
+            }
             if inComment {
                 guard let end = rest.range(of: "-->") else { return "" }
                 rest = rest[end.upperBound...]
                 inComment = false
-            } else if let marker = PageScan.fenceMarker(plain) {
+            } else if marked[index], let marker = PageScan.fenceMarker(plain) {
                 // A comment in a fence's info string (~~~ <!-- html -->) is the code's.
-                if closers.closes(marker, after: index) {
-                    fence = (marker, depths[index])
+                let indented = VisibleLines.indentWidth(line) > 0
+                if (indented ? indentedClosers : closers).closes(marker, after: index) {
+                    fence = (marker, depths[index], indented)
                     page.code.insert(number)
                     return line
                 }
                 page.unclosedFences.append((number, marker))
-            } else if number < textFrom, plain.hasPrefix("<!--"), VisibleLines.indentWidth(line) <= 3,
+            } else if number < textFrom, marked[index], plain.hasPrefix("<!--"), VisibleLines.indentWidth(line) <= 3,
                       let start = rest.range(of: "<!--"), rest[rest.index(start.lowerBound, offsetBy: 2)...].range(of: "-->") == nil {
                 page.unclosedComment = number
+                commentDepth = depths[index]
                 inComment = true
                 return ""
             }
@@ -160,6 +182,12 @@ struct VisibleLines {
             dashes = byte == UInt8(ascii: "-") ? dashes + 1 : 0
         }
         return false
+    }
+
+    /// Whether the white space before a line's text (and its quote marks) is spaces and tabs
+    /// alone, as Markdown's block marks need.
+    static func marksMarkdown(_ line: String) -> Bool {
+        line.unicodeScalars.prefix { $0 == ">" || CharacterSet.whitespaces.contains($0) }.allSatisfy { $0 == " " || $0 == "\t" || $0 == ">" }
     }
 
     /// Columns of white space before a line's text, a tab counting four.
