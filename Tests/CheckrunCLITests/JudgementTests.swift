@@ -197,7 +197,7 @@ import Testing
         #expect(negative.status == 2 && negative.stderr.contains("a count can't be negative"), "\(negative.stderr)")
         // Every number that is no count is refused with its reason, never as a mistyped option.
         for (typed, reason) in [("\u{2212}1", "a count can't be negative"), ("\u{FF11}\u{FF12}", "type the count in the digits 0 to 9"),
-                                ("9.5", "a count is a whole number, without a fraction"), ("1e2", "type the count in plain digits 0 to 9, e.g. hits=14"),
+                                ("9.5", "a count is a whole number, typed without a point or comma"), ("1,000", "a count is a whole number, typed without a point or comma"), ("1e2", "type the count in plain digits 0 to 9, e.g. hits=14"),
                                 ("0x10", "type the count in plain digits"), ("99999999999999999999", "a count is a whole number from 0 to 100000")] {
             let refused = try checkrun(amend + ["--count", "hits=\(typed)"], in: folder)
             #expect(refused.status == 2 && refused.stderr.contains("--count hits=\(typed): \(reason)"), "\(refused.stderr)")

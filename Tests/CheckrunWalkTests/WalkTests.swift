@@ -120,7 +120,7 @@ import Testing
             "A count is the number counted, not a change to it: type the whole count, without the plus (+).",
             "Type the count as one number, without spaces; a note after it begins with a word, e.g. 1 missed once near the edge.",
             "Type the count in the digits 0 to 9.",
-            "A count is a whole number, without a fraction.",
+            "A count is a whole number, typed without a point or comma.",
         ])
         #expect(bad.saves.isEmpty, "nothing is saved for a refused answer")
         let judged = feed(&walk, [("9", 0)])

@@ -52,7 +52,7 @@ package enum AnswerWords {
                 ? "a count is a whole number from 0 to \(AnswerLimits.count)"
                 : "type the count in the digits 0 to 9"
         }
-        if text.range(of: #"^[0-9]+[.,][0-9]+$"#, options: .regularExpression) != nil { return "a count is a whole number, without a fraction" }
+        if text.range(of: #"^[0-9]+[.,][0-9]+$"#, options: .regularExpression) != nil { return "a count is a whole number, typed without a point or comma" }
         if text.range(of: #"^(?:[0-9]+[eE][0-9]+|0[xX][0-9A-Fa-f]+)$"#, options: .regularExpression) != nil {
             return "type the count in plain digits 0 to 9"
         }
