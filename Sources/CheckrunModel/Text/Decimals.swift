@@ -28,4 +28,14 @@ package enum Decimals {
         }
         return text
     }
+
+    /// `value` with the fewest places, from `first` to 3, whose rounded figure `shows` what it
+    /// must (not zero, over a limit); nil when even 3 places do not.
+    package static func fewestPlaces(_ value: Double, from first: Int, plus: Bool = false, showing shows: (Double) -> Bool) -> String? {
+        for places in max(first, 0)...3 {
+            let text = fixed(value, places: places, plus: plus)
+            if let shown = Double(text), shows(shown) { return text }
+        }
+        return nil
+    }
 }

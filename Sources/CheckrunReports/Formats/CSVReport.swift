@@ -48,11 +48,7 @@ enum CSVReport {
     static func activeSeconds(_ result: CheckResult, _ check: Check?) -> String {
         guard let seconds = result.activeSeconds else { return "" }
         guard let limit = check?.timeLimit, seconds > Double(limit) else { return Decimals.fixed(seconds, places: 1) }
-        for places in 1...3 {
-            let text = Decimals.fixed(seconds, places: places)
-            if let shown = Double(text), shown > Double(limit) { return text }
-        }
-        return String(seconds)
+        return Decimals.fewestPlaces(seconds, from: 1) { $0 > Double(limit) } ?? String(seconds)
     }
 
     static func overTimeLimit(_ result: CheckResult, _ check: Check?) -> String {

@@ -130,9 +130,8 @@ enum ReportPhrases {
     static func timeDelta(_ delta: Double, inWords: Bool) -> String {
         guard inWords else {
             // A change too small for tenths keeps the places it takes to show: never "-0.0 s".
-            var places = 1
-            while places < 3, delta != 0, abs(delta) < 0.5 / pow(10, Double(places)) { places += 1 }
-            return Decimals.fixed(delta, places: places, plus: true) + " s"
+            let shown = delta == 0 ? nil : Decimals.fewestPlaces(delta, from: 1, plus: true) { $0 != 0 }
+            return (shown ?? Decimals.fixed(delta, places: delta == 0 ? 1 : 3, plus: true)) + " s"
         }
         if delta == 0 { return "unchanged" }
         return seconds(abs(delta)) + (delta > 0 ? " longer" : " shorter")
