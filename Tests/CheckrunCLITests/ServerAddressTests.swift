@@ -223,7 +223,13 @@ extension ServerAddressTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let addresses = ["postgresql+psycopg2://ana:Sup3rS3cret@db.example.com/checkrun", "jdbc:postgresql://db/checkrun?user=ana&password=Sup3rS3cret",
-                         "postgresql ://ana:Sup3rS3cret@db/x", "ana:Sup3rS3cret@db.example.com/checkrun"]
+                         "postgresql ://ana:Sup3rS3cret@db/x", "ana:Sup3rS3cret@db.example.com/checkrun",
+                         // Other programs' connection strings, taken for file names once: echoed, and made files.
+                         "x;password=Sup3rS3cret", "pgsql:host=db;dbname=team;user=ana;password=Sup3rS3cret",
+                         "Server=db;Database=team;User Id=ana;Password=Sup3rS3cret;", "team.sqlite?password=Sup3rS3cret",
+                         // An "@" and then a "?" in a password: shown from its first "@" on, once.
+                         "postgresql://ana:p@Sup3rS3cret?&@db.example.com/team", "postgresql://ana:x@My$Sup3rS3cret/pw?a=b@db.example.com/team",
+                         "postgresql://ana:p@ss:Sup3rS3cret/o%rd?&#x y@db.example.com/team"]
         for address in addresses {
             for command in [["sessions"], ["verify"], ["report", "--release", "2.4"], ["merge", address]] {
                 let arguments = command == ["merge", address] ? ["merge", address, "--db", "team.sqlite"] : command + ["--db", address]

@@ -109,6 +109,56 @@ struct ServerSetupTests {
         #expect(try store.database.scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = 'checkrun' AND tablename = 'checkrun_schema'") == 1)
     }
 
+    /// A database in another encoding than UTF-8 is refused before anything is written: in
+    /// LATIN1 a walk ended on a note with an emoji, its answer unsaved.
+    @Test func aDatabaseThatCannotHoldEveryCharacterIsRefusedUntouched() throws {
+        let server = try #require(TestEngine.server)
+        var parts = try #require(URLComponents(string: server))
+        let name = "checkrun_latin1_\(UUID().uuidString.prefix(8).lowercased())"
+        try PostgresConnection(uri: server).execute("CREATE DATABASE \"\(name)\" TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'")
+        defer { try? ResultStore.dropServerDatabase(name, administering: server) }
+        parts.path = "/" + name
+        let address = try #require(parts.string)
+        #expect { try ResultStore(path: address) } throws: { "\($0)".contains("stores text in the encoding LATIN1, which cannot hold every character") }
+        #expect(try PostgresConnection(uri: address).scalarInt("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == 0)
+    }
+
+    /// A trigger or rule added to a store runs inside checkrun's own writes (a failure saved
+    /// as a pass): refused before anything is read or written, as on a file.
+    @Test func aTriggerOrRuleAddedToTheStoreIsRefused() throws {
+        let database = try TestDatabase(.postgresql)
+        defer { database.remove() }
+        try ResultStore(path: database.address).close()
+        let connection = try PostgresConnection(uri: database.address)
+        try connection.execute("""
+            CREATE FUNCTION pass_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE results SET verdict = 'pass' WHERE verdict = 'fail'; RETURN NULL; END $$;
+            CREATE TRIGGER forge AFTER INSERT ON records FOR EACH ROW EXECUTE FUNCTION pass_all()
+            """)
+        for access in [ResultStore.Access.createIfMissing, .readOnly] {
+            #expect { try ResultStore(path: database.address, access: access) } throws: { "\($0)".contains("holds a trigger checkrun never creates (forge, on records)") }
+        }
+        try connection.execute("DROP TRIGGER forge ON records; CREATE RULE keep AS ON INSERT TO results DO ALSO NOTIFY checkrun")
+        #expect { try ResultStore(path: database.address) } throws: { "\($0)".contains("holds a rule checkrun never creates (keep, on results)") }
+    }
+
+    /// A role without rights on the store is told so, not that the store is another's.
+    @Test func aRoleWithoutRightsIsToldSo() throws {
+        let database = try TestDatabase(.postgresql)
+        let role = "checkrun_norights_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try PostgresConnection(uri: database.address)
+        defer {
+            database.remove()
+            try? admin.execute("DROP ROLE IF EXISTS \(role)")
+        }
+        try ResultStore(path: database.address).close()
+        try admin.execute("CREATE ROLE \(role) LOGIN PASSWORD 'NoRights123'")
+        var parts = try #require(URLComponents(string: database.address))
+        parts.user = role
+        parts.password = "NoRights123"
+        let address = try #require(parts.string)
+        #expect { try ResultStore(path: address, access: .readOnly) } throws: { "\($0)".contains("permission denied for table checkrun_schema") }
+    }
+
     /// A file holding a NUL in its text (the walk refuses one now; older files may hold one)
     /// is refused before the merge writes anything, the session named, the store unchanged:
     /// not stopped half way with a promise that running it again completes it.

@@ -57,11 +57,14 @@ package final class PostgresConnection {
 
     /// Settings that make every server read and write exactly what checkrun means, whatever
     /// its administrator chose: every double's digits (hashes and verification compare values
-    /// that must round-trip exactly), text in UTF-8, bytes as hex; and a writer waits for
-    /// another's lock as long as an SQLite writer waits for the file's.
+    /// that must round-trip exactly), text in UTF-8, bytes as hex; a writer waits for
+    /// another's lock as long as an SQLite writer waits for the file's; and a write sees what
+    /// the writer before it committed (read committed): a database defaulting to repeatable
+    /// read gave two `record`s of one check the same attempt number, and failed amendments.
     static let sessionSettings = """
         SET extra_float_digits = 3; SET client_encoding = 'UTF8'; SET bytea_output = 'hex'; \
-        SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning
+        SET lock_timeout = '\(Database.busySeconds)s'; SET client_min_messages = warning; \
+        SET default_transaction_isolation = 'read committed'
         """
 
     /// `sessionSettings`, then no JIT compiling where the server has it (11 and later; on by

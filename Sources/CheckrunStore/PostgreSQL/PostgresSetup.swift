@@ -9,6 +9,8 @@ import Foundation
 enum PostgresSetup {
     static func prepare(_ connection: PostgresConnection, access: ResultStore.Access, upgrading: ((Int, Int) -> Void)?) throws {
         let current = try version(connection)
+        if access != .readOnly { try requireUTF8(connection) }
+        if current != nil { try refuseHandAddedRules(connection) }
         if let current, current < PostgresSchema.latestVersion, !PostgresSchema.steps.contains(where: { $0.version == current }) {
             // No step of checkrun's leaves this number: the table was edited by hand.
             throw StoreError("\(connection.name) has a checkrun_schema table at version \(current), which no checkrun writes; it was edited behind checkrun's back and was left untouched")
@@ -52,8 +54,10 @@ enum PostgresSetup {
         let notOurs = StoreError("\(connection.name) has a checkrun_schema table that checkrun did not write; it was left untouched")
         // Another application's table of that name may lack the columns: asked first, so the
         // refusal is this line rather than the server's complaint about a column.
+        // From the catalog, which shows every column: information_schema hides those a role
+        // may not read, and a role without rights was told the table was not checkrun's.
         let columns = try connection.query(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'checkrun_schema'") { $0.string(0) ?? "" }
+            "SELECT attname FROM pg_attribute WHERE attrelid = to_regclass(quote_ident(current_schema()) || '.checkrun_schema') AND attnum > 0 AND NOT attisdropped") { $0.string(0) ?? "" }
         guard Set(columns) == ["application", "version"] else { throw notOurs }
         let rows = try connection.query("SELECT application, version FROM checkrun_schema") { ($0.string(0) ?? "", $0.int(1) ?? 0) }
         guard rows.count == 1, let row = rows.first, row.0 == "checkrun" else { throw notOurs }
@@ -97,6 +101,35 @@ enum PostgresSetup {
              + (SELECT count(*) FROM pg_publication)
              + (SELECT count(*) FROM pg_am o WHERE o.oid >= 16384 AND ('pg_am'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
              + (SELECT count(*) FROM pg_event_trigger o WHERE ('pg_event_trigger'::regclass, o.oid) NOT IN (SELECT classid, objid FROM member))
+        """
+
+    /// Refuses to write to a database whose encoding cannot hold every character: in LATIN1 a
+    /// walk ended on a note with an emoji, its answer unsaved.
+    private static func requireUTF8(_ connection: PostgresConnection) throws {
+        let encoding = try connection.query("SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = current_database()") { $0.string(0) ?? "" }.first ?? ""
+        guard encoding == "UTF8" else {
+            throw StoreError("\(connection.name) stores text in the encoding \(DisplayText.preview(encoding, limit: 20)), which cannot hold every character a tester may type; nothing was written. Create the database in UTF-8 (createdb --encoding=UTF8 --template=template0 checkrun)")
+        }
+    }
+
+    /// Refuses a store holding a trigger or rule checkrun never creates, as a file holding a
+    /// trigger is refused: it runs inside checkrun's own writes (a verdict of fail saved as
+    /// pass while the walk said "Recorded … fail").
+    private static func refuseHandAddedRules(_ connection: PostgresConnection) throws {
+        let added = try connection.query(handAddedRules) { ($0.string(0) ?? "", $0.string(1) ?? "", $0.string(2) ?? "") }
+        guard let first = added.first else { return }
+        throw StoreError("\(connection.name) holds a \(first.0) checkrun never creates (\(DisplayText.preview(first.1, limit: 80)), on \(DisplayText.preview(first.2, limit: 80))): it would run inside checkrun's own writes, so nothing was read or written. Look at it with psql's \\d \(DisplayText.preview(first.2, limit: 80)); once you know what it does, remove it (DROP \(first.0.uppercased()) … ON …), then run `checkrun verify`")
+    }
+
+    /// Triggers (not the server's own, which keep foreign keys) and rewrite rules on the
+    /// tables of the store's schema.
+    static let handAddedRules = """
+        SELECT 'trigger', t.tgname, c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE c.relnamespace = to_regnamespace(current_schema()) AND NOT t.tgisinternal
+        UNION ALL
+        SELECT 'rule', r.rulename, c.relname FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+        WHERE c.relnamespace = to_regnamespace(current_schema()) AND c.relkind = 'r'
+        ORDER BY 2 LIMIT 1
         """
 
     private static func foreign(_ connection: PostgresConnection) -> StoreError {

@@ -45,13 +45,16 @@ extension ServerAddressText {
     ]
 
     /// The value of every `password` (and `sslpassword`) in libpq's key=value form, which allows spaces around
-    /// "=" and a value in single quotes (with \' and \\ inside).
+    /// "=" and a value in single quotes (with \' and \\ inside); also after any mark that is
+    /// no part of a word (`;Password=`, `?password=`), as other programs' connection strings
+    /// write it: one of those taken for a file name was echoed, and made a file named after it.
     static func keyValuePasswords(in bytes: [UInt8]) -> [Range<Int>] {
         let keys = secretKeys.map { Array($0.utf8) }, space: (UInt8) -> Bool = { $0 == 32 || ($0 >= 9 && $0 <= 13) }
+        let wordByte: (UInt8) -> Bool = { $0 == UInt8(ascii: "_") || $0 >= 0x80 || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & 0xDF) }
         var found: [Range<Int>] = [], index = 0
         while index < bytes.count {
             defer { index += 1 }
-            guard index == 0 || space(bytes[index - 1]) || bytes[index - 1] == UInt8(ascii: "="),
+            guard index == 0 || !wordByte(bytes[index - 1]),
                   let key = keys.first(where: { key in index + key.count <= bytes.count && zip(bytes[index..<index + key.count], key).allSatisfy { $0 | 0x20 == $1 } })
             else { continue }
             var cursor = index + key.count

@@ -63,6 +63,7 @@ extension ServerAddressText {
             for reading in [true, false] {
                 if let range = userPassword(in: bytes, from: start, asLibpqReadsIt: reading) { found.append(range) }
             }
+            if let range = widestUserPassword(in: bytes, from: start) { found.append(range) }
         } else {
             found += keyValuePasswords(in: bytes)
         }
@@ -78,6 +79,24 @@ extension ServerAddressText {
             }
         }
         return merged
+    }
+
+    /// The user part's password read as widely as it may have been meant: from the colon
+    /// after the user name to the last "@" before a parameter of libpq's own ("?host=…"), any
+    /// "?" and "/" included ("ana:p@Top?&@db", "ana:x@My/pw?a=b@db"). Read only to the last
+    /// "@" before whatever looked like parameters, such a password was shown from its first "@" on.
+    static func widestUserPassword(in bytes: [UInt8], from start: Int) -> Range<Int>? {
+        let at = UInt8(ascii: "@")
+        let parameters = (start..<bytes.count).first { bytes[$0] == UInt8(ascii: "?") && startsLibpqParameter(bytes[($0 + 1)...]) } ?? bytes.count
+        guard let firstAt = bytes[start..<parameters].firstIndex(of: at), let lastAt = bytes[start..<parameters].lastIndex(of: at),
+              let colon = bytes[start..<firstAt].firstIndex(of: UInt8(ascii: ":")), colon + 1 < lastAt else { return nil }
+        return colon + 1..<lastAt
+    }
+
+    /// Whether `bytes` begin with one of libpq's keys and "=".
+    private static func startsLibpqParameter(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return false }
+        return libpqKeys.contains(String(decoding: bytes[..<equals], as: UTF8.self))
     }
 
     /// Whether libpq would read the address's user part otherwise than it was meant: an "@",
