@@ -59,8 +59,10 @@ package enum CheckrunCLI {
         for word in arguments[..<index] where word.hasPrefix("--") {
             guard known.contains(OptionDefinition.name(in: word)) else { return nil }
         }
+        // A server's password is left out, as in a resume hint (libpq then reads it from
+        // PGPASSWORD or ~/.pgpass): masked, the command as shown sent "…" as the password.
         let reordered = [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
-        return "checkrun " + reordered.map(CommandContext.shellQuoted).joined(separator: " ")
+        return "checkrun " + reordered.map { CommandContext.shellQuoted(ServerAddressText.withoutPassword($0)) }.joined(separator: " ")
     }
 
     /// Where the options at the start of `arguments` end, each with its value (`--db x`): at

@@ -108,5 +108,9 @@ import Testing
                 "an option's value is not taken for the command")
         #expect(CheckrunCLI.movedAfterTheCommand(["--release", "1", "list"]) == nil, "list has no --release: no such advice")
         #expect(CheckrunCLI.movedAfterTheCommand(["--db", "x.sqlite"]) == nil, "no command follows")
+        // A server's password is left out, so the command runs as shown (libpq reads the
+        // password from PGPASSWORD or ~/.pgpass); masked as "…", it was sent as the password.
+        #expect(CheckrunCLI.movedAfterTheCommand(["--db", "postgresql://ana:S3cretPw@/team?host=/tmp/pg", "run", "--release", "1"])
+                    == "checkrun run --db 'postgresql://ana@/team?host=/tmp/pg' --release 1")
     }
 }
