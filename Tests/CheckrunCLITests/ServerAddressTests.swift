@@ -229,7 +229,9 @@ extension ServerAddressTests {
                          "Server=db;Database=team;User Id=ana;Password=Sup3rS3cret;", "team.sqlite?password=Sup3rS3cret",
                          // An "@" and then a "?" in a password: shown from its first "@" on, once.
                          "postgresql://ana:p@Sup3rS3cret?&@db.example.com/team", "postgresql://ana:x@My$Sup3rS3cret/pw?a=b@db.example.com/team",
-                         "postgresql://ana:p@ss:Sup3rS3cret/o%rd?&#x y@db.example.com/team"]
+                         "postgresql://ana:p@ss:Sup3rS3cret/o%rd?&#x y@db.example.com/team",
+                         // A network path's form, masked as the same address without its slashes is.
+                         "//ana:Sup3rS3cret@db.example.com/team"]
         for address in addresses {
             for command in [["sessions"], ["verify"], ["report", "--release", "2.4"], ["merge", address]] {
                 let arguments = command == ["merge", address] ? ["merge", address, "--db", "team.sqlite"] : command + ["--db", address]

@@ -196,7 +196,8 @@ extension ServerAddressText {
     static func schemelessUserStart(in bytes: [UInt8]) -> Int? {
         let colon = UInt8(ascii: ":"), at = UInt8(ascii: "@")
         guard let separator = bytes.firstIndex(of: colon), let end = bytes[separator...].firstIndex(of: at) else { return nil }
-        let start = bytes[..<separator].lastIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? 0
+        // Slashes before it ("//ana:secret@db/team", a network path's form) are no part of the user.
+        let start = bytes[..<separator].lastIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? (bytes.firstIndex { $0 != UInt8(ascii: "/") } ?? 0)
         guard start < separator, !bytes[start..<separator].contains(UInt8(ascii: "/")), !bytes[start..<end].contains(where: { $0 <= 32 }) else { return nil }
         return start
     }
