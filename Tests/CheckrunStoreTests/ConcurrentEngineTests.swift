@@ -137,12 +137,8 @@ struct ServerSchemaTests {
     /// An administrator's defaults (fewer float digits, bytes shown escaped) change nothing a
     /// store reads back: every time keeps its last digit, and verify stays clean.
     @Test func aServerWithOtherDefaultsReadsBackEveryValueExactly() throws {
-        let database = try TestDatabase(.postgresql)
+        let database = try Self.store(defaulting: ["extra_float_digits = 0", "bytea_output = 'escape'"])
         defer { database.remove() }
-        let name = try #require(URLComponents(string: database.address)?.path.dropFirst())
-        let setup = try ResultStore(path: database.address)
-        try setup.database.execute("ALTER DATABASE \"\(name)\" SET extra_float_digits = 0; ALTER DATABASE \"\(name)\" SET bytea_output = 'escape'")
-        setup.close()
         let store = try ResultStore(path: database.address)
         let started = Date(timeIntervalSince1970: 1_800_000_000.123_456_7)
         let session = Session(release: "2.4", build: "311", plan: ["p/c"], startedAt: started)
@@ -160,13 +156,20 @@ struct ServerSchemaTests {
     /// checkrun's writes still see what the writer before them committed. Under the default,
     /// concurrent `record`s took one attempt number several times, without a word.
     @Test(arguments: ["repeatable read", "serializable"]) func aServerDefaultingToAnotherIsolationNumbersEveryAttemptOnce(isolation: String) throws {
-        let database = try TestDatabase(.postgresql)
+        let database = try Self.store(defaulting: ["default_transaction_isolation = '\(isolation)'"])
         defer { database.remove() }
+        #expect(try ConcurrentEngineTests.twentyRecordsAtOnce(database.address) == Array(1...20))
+    }
+
+    /// A new store on the test server whose database sets `settings` (`name = value`) as its
+    /// defaults, as an administrator may, for every connection made after.
+    static func store(defaulting settings: [String]) throws -> TestDatabase {
+        let database = try TestDatabase(.postgresql)
         let name = try #require(URLComponents(string: database.address)?.path.dropFirst())
         let setup = try ResultStore(path: database.address)
-        try setup.database.execute("ALTER DATABASE \"\(name)\" SET default_transaction_isolation = '\(isolation)'")
-        setup.close()
-        #expect(try ConcurrentEngineTests.twentyRecordsAtOnce(database.address) == Array(1...20))
+        defer { setup.close() }
+        try setup.database.execute(settings.map { "ALTER DATABASE \"\(name)\" SET \($0)" }.joined(separator: "; "))
+        return database
     }
 }
 
