@@ -36,18 +36,6 @@ struct TeamStoreTests {
         text.replacingOccurrences(of: #"(generated |"generatedAt": ")\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, with: "$1…", options: .regularExpression)
     }
 
-    /// A merge refused for its source, into a server's empty database, says what the store
-    /// set up on opening holds: no result, only its empty tables (not "unchanged").
-    @Test func aRefusedMergeIntoAnEmptyServerDatabaseSaysWhatItHolds() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let team = try TestDatabase(.postgresql)
-        defer { team.remove() }
-        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: folder.path("junk.json")))
-        let refused = try checkrun(["merge", "junk.json", "--db", team.address], in: folder)
-        #expect(refused.status == 1 && refused.stderr.contains("holds no result, only the empty tables it was set up with"), "\(refused.stderr)")
-    }
-
     @Test func theSameAnswersGiveTheSameReportsFromEitherEngineAndMergesGoBothWays() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

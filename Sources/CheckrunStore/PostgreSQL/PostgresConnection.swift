@@ -45,10 +45,14 @@ package final class PostgresConnection {
     /// Connects with checkrun's defaults for a network that goes away (give up connecting after
     /// 10 s; call a silent connection dead after about 30 s), so a walk waiting on a dead link
     /// says so instead of hanging for the system's quarter of an hour. The address comes last:
-    /// anything it sets itself wins.
+    /// anything it sets itself wins. The server's notices are asked for from warnings up from
+    /// the start (after PGOPTIONS, kept): those sent while connecting, before the notice
+    /// processor is set, reached the terminal raw ("DEBUG: CommitTransaction…").
     private static func connect(_ uri: String) -> OpaquePointer? {
+        let options = [ProcessInfo.processInfo.environment["PGOPTIONS"], "-c client_min_messages=warning"].compactMap { $0 }.joined(separator: " ")
         let settings = [("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "15"), ("keepalives_interval", "5"),
-                        ("keepalives_count", "3"), ("tcp_user_timeout", "30000"), ("dbname", ServerAddressText.withLowercaseScheme(uri))]
+                        ("keepalives_count", "3"), ("tcp_user_timeout", "30000"), ("options", options),
+                        ("dbname", ServerAddressText.withLowercaseScheme(uri))]
         let keys = settings.map { strdup($0.0) }, values = settings.map { strdup($0.1) }
         defer { (keys + values).forEach { free($0) } }
         let keyPointers = keys.map { UnsafePointer($0) } + [nil], valuePointers = values.map { UnsafePointer($0) } + [nil]
