@@ -51,6 +51,20 @@ import Testing
         #expect(BuildOrder.sorted([(label: "20241201", firstSeen: 1.0), (label: "20241130a", firstSeen: 2.0)]) == ["20241130a", "20241201"])
     }
 
+    /// A hash after a version, in brackets or after a branch's name says nothing of its age
+    /// either: compared by its characters, the pass on 2.4.0-9f3c2d1 hid the failure on
+    /// 2.4.0-1a2b3c4 tested after it. Labels that differ only in their hashes keep the order
+    /// they were first seen in; the version before a hash still orders.
+    @Test func aCommitHashInALabelKeepsItsPlaceInTime() {
+        for (first, second) in [("2.4.0-9f3c2d1", "2.4.0-1a2b3c4"), ("2.4.0+9f3c2d1", "2.4.0+1a2b3c4"), ("311 (9f3c2d1)", "311 (1a2b3c4)"),
+                                ("main-9f3c2d1", "main-1a2b3c4"), ("9876def", "1234abc")] {
+            #expect(BuildOrder.sorted([(first, 1.0), (second, 2.0)]) == [first, second], "\(first) first")
+            #expect(BuildOrder.sorted([(second, 1.0), (first, 2.0)]) == [second, first], "\(second) first")
+        }
+        #expect(BuildOrder.sorted([("2.4.1-1a2b3c4", 1.0), ("2.4.0-9f3c2d1", 2.0)]) == ["2.4.0-9f3c2d1", "2.4.1-1a2b3c4"])
+        #expect(BuildOrder.sorted([("311 (ffff000)", 1.0), ("310 (0000aaa)", 2.0)]) == ["310 (0000aaa)", "311 (ffff000)"])
+    }
+
     /// "2.4.0 (rc1)" is a release candidate as "2.4.0-rc1" is: taken for a build after 2.4.0,
     /// its pass hid 2.4.0's failure.
     @Test func aPreReleaseWordInBracketsComesBeforeTheRelease() {

@@ -48,7 +48,7 @@ package enum BuildOrder {
     /// is a part of its own: the order is a total one, never a circle (which once made a
     /// release candidate the newest build).
     package static func compare(_ a: String, _ b: String) -> ComparisonResult {
-        var left = parts(a), right = parts(b)
+        var left = parts(withoutCommitHashes(a)), right = parts(withoutCommitHashes(b))
         if case .number? = left.first, case .number? = right.first {
             let (x, y) = (versionCore(&left), versionCore(&right))
             for index in 0..<min(x.count, y.count) where compareDigits(x[index], y[index]) != .orderedSame {
@@ -162,16 +162,44 @@ package enum BuildOrder {
     /// hash. Compared part by part, hashes came out in an order of chance, and a pass on an
     /// older build was taken as newer than a failure on the newest.
     static func isOrderedByLabel(_ label: String) -> Bool {
-        hasDigits(label) && !looksLikeCommitHash(label)
+        hasDigits(withoutCommitHashes(label))
     }
 
     /// 7 to 64 hexadecimal digits (git's short and full hashes, SHA-256 ones too) with a letter
-    /// before the last digit: a date with a respin letter after it (20241130a) is a number still.
+    /// before the last digit, or two letters or more: a date with a respin letter after it
+    /// (20241130a) is a number still.
     package static func looksLikeCommitHash(_ label: String) -> Bool {
         let scalars = Array(label.unicodeScalars)
         guard (7...64).contains(scalars.count), scalars.allSatisfy({ $0.properties.isASCIIHexDigit }),
               let firstLetter = scalars.firstIndex(where: { !("0"..."9").contains($0) }),
               let lastDigit = scalars.lastIndex(where: { ("0"..."9").contains($0) }) else { return false }
-        return firstLetter < lastDigit
+        return firstLetter < lastDigit || scalars.count(where: { !("0"..."9").contains($0) }) >= 2
     }
+
+    /// The label with each commit hash in it (a run of letters and digits that looks like one,
+    /// between other marks: "2.4.0-9f3c2d1", "311 (9f3c2d1)", "main-9f3c2d1") written as one
+    /// mark that every hash shares. A hash's digits say nothing of its age, so two labels that
+    /// differ only in their hashes are ordered by when each was first seen: compared by their
+    /// characters, a pass on the older commit hid the newer one's failure.
+    static func withoutCommitHashes(_ label: String) -> String {
+        var result = "", run = ""
+        func endRun() {
+            result += looksLikeCommitHash(run) ? hashMark : run
+            run = ""
+        }
+        for character in label {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                run.append(character)
+            } else {
+                endRun()
+                result.append(character)
+            }
+        }
+        endRun()
+        return result
+    }
+
+    /// What a commit hash reads as, the same for every one: a character no typed label holds
+    /// (labels refuse control characters).
+    private static let hashMark = "\u{1}"
 }
