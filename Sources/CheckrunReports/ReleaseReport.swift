@@ -240,9 +240,11 @@ extension ReleaseReport {
             release: release, build: build, generatedAt: now,
             builds: build.map { [$0] } ?? allBuilds, devices: participants.devices, testers: participants.testers,
             firstResult: latest.first, lastResult: latest.last, protocols: protocols, checks: checks, removed: removed,
-            criteria: criteria(checks + removedEntries + answeredEntries, library), profiles: profiles(checks),
+            criteria: criteria(checks + removedEntries + answeredEntries, library), profiles: profiles(checks + removedEntries),
             chains: chains, shownResultProblems: shownResultProblems + history.shownResultProblems.filter { !shownResultProblems.contains($0) }, history: history)
-        report.criteriaAsAnswered = criteriaAsAnswered(answeredEntries, beside: checks)
+        // A removed check's failure names the criteria of the version it failed against, as
+        // the WCAG rows count it: the CSV and JSON left them out.
+        report.criteriaAsAnswered = criteriaAsAnswered(answeredEntries + removedEntries, beside: checks)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
         return report
     }

@@ -46,6 +46,17 @@ import Testing
         let openACR = try run(["report", "--release", "1", "--format", "openacr"])
         let criterion = try #require(openACR.stdout.components(separatedBy: "\"num\": \"1.1.1\"").dropFirst().first)
         #expect(criterion.contains("\"level\": \"partially-supports\""), "\(criterion.prefix(400))")
+        // Every format names the failure where the WCAG rows count it: the CSV row its profile
+        // and criterion, JSON its criteria, the table by assistive technology its failure.
+        let csv = try run(["report", "--release", "1", "--format", "csv"]).stdout
+        let row = try #require(csv.split(separator: "\n").first { $0.contains("demo/a") })
+        #expect(row.contains(",VoiceOver,fail,") && row.contains("1.1.1 Partially Supports: ") && row.contains("(mapped here by the version it failed against)"), "\(row)")
+        let json = try run(["report", "--release", "1", "--format", "json"]).stdout
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let removed = try #require((report["removed"] as? [[String: Any]])?.first)
+        #expect(removed["criteriaAsAnswered"] as? [String] == ["1.1.1"], "\(removed)")
+        #expect((report["profiles"] as? [[String: Any]])?.first?["failed"] as? Int == 1, "\(report["profiles"] ?? "")")
+        #expect(markdown.stdout.contains("| VoiceOver | 1 | 1 |"), "\(markdown.stdout)")
     }
 
     /// A removed check answered not applicable throughout is skipped in JUnit, as a current one

@@ -20,7 +20,7 @@ enum CSVReport {
             let changed = reference == nil ? "removed" : (current[protocolID] == result.protocolHash ? "no" : "yes")
             let fields: [(String, Bool)] = [
                 (reported.release, false), (reported.build, false), (reported.device, false), (reported.tester, false),
-                (protocolID, false), (result.check, false), (reference?.check.profile ?? "", false), (result.verdict?.rawValue ?? "", false),
+                (protocolID, false), (result.check, false), ((reference?.check ?? reported.answeredCheck)?.profile ?? "", false), (result.verdict?.rawValue ?? "", false),
                 (result.blockedReason ?? "", false), (String(result.attempt), true), (String(reported.attempts), true),
                 (activeSeconds(result, reported.answeredCheck ?? reference?.check), true), (counters, false), (outcomes, false),
                 (result.notes ?? "", false), (result.protocolHash, false), (changed, false), (ReportPhrases.timestamp(result.updatedAt), false),
