@@ -30,8 +30,12 @@ extension Comparison {
 
         mutating func add(_ row: ResultStore.TimingRow) {
             counts[row.scope] += 1
-            if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
-            for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
+            // The medians are of attempts that passed or failed: a skip after 100 s made a build
+            // whose every run took 10 s a time regression, and a blocked count moved its median.
+            if !row.setAside {
+                if let seconds = row.activeSeconds { times[row.scope].append(seconds) }
+                for (name, value) in row.counters { counters[row.scope][name, default: []].append(Double(value)) }
+            }
             // The attempt answered last is the latest, as in a report (amendments aside).
             if (latestOnOS[row.scope][row.osVersion]?.at ?? -.infinity) <= row.answeredAt {
                 let setAside = row.verdict.isSetAside

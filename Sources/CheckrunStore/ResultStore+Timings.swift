@@ -67,6 +67,9 @@ extension ResultStore {
         package var counters: [String: Int]
         /// The result's row, to ask more of the few results a comparison needs more of.
         package var row: Int64 = 0
+        /// Recorded as skipped or blocked (whatever `verdict` stands for): its time and counts
+        /// are those until it was set aside, no measure of the task.
+        package var setAside = false
     }
 
     /// Streams the finished results of the given builds, ordered by check, then the time each
@@ -79,7 +82,8 @@ extension ResultStore {
             WITH scopes (release, build, scope) AS (
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), key FROM json_each(?1))
             SELECT r.check_name, scopes.scope, \(Self.standingVerdict), r.active_seconds, r.protocol_hash, r.updated_at,
-                (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid, s.os_version
+                (SELECT group_concat(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid, s.os_version,
+                r.verdict
             FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
             JOIN results r ON r.session_id = s.id
             WHERE r.verdict IS NOT NULL
@@ -97,7 +101,7 @@ extension ResultStore {
             try body(TimingRow(
                 check: row.string(0) ?? "", scope: scope, device: row.string(7) ?? "", osVersion: row.string(9) ?? "", verdict: verdict,
                 activeSeconds: row.double(3), protocolHash: row.string(4) ?? "", answeredAt: row.double(5) ?? 0, counters: counters,
-                row: Int64(row.int(8) ?? 0)))
+                row: Int64(row.int(8) ?? 0), setAside: Verdict(rawValue: row.string(10) ?? "")?.isSetAside ?? false))
         }
     }
 }

@@ -53,4 +53,18 @@ import Testing
         #expect(compared.status == 3 && compared.stdout.contains("310 → 311: REGRESSION (verdict pass → fail)"), "\(compared.stdout)")
         #expect(try checkrun(["report", "--release", "2.4", "--build", "311", "--fail-on-failure"], in: folder).status == 3)
     }
+
+    /// A skip or block's time and counts, those until it was set aside, are no measure of the
+    /// task: every run that passed took 10 s, and a skip and a block after 100 s each made the
+    /// build a time regression (median 1 minute 40 seconds, +900%) and failed the gate.
+    @Test func aSetAsideAttemptMovesNoMedian() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try record(folder, build: "310", ["--expected", "1=pass", "--seconds", "10"])
+        try record(folder, build: "311", ["--verdict", "skipped", "--seconds", "100"])
+        try record(folder, build: "311", ["--verdict", "blocked", "--reason", "the app crashed", "--seconds", "100"])
+        try record(folder, build: "311", ["--expected", "1=pass", "--seconds", "10"])
+        let compared = try checkrun(["compare", "--release", "2.4", "--fail-on-regression"], in: folder)
+        #expect(compared.status == 0 && compared.stdout.contains("311: median 10 seconds, pass (3 results)"), "\(compared.stdout)")
+    }
 }

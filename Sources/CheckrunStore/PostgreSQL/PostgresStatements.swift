@@ -76,7 +76,8 @@ enum PostgresStatements {
         WITH scopes (release, build, scope) AS (
             SELECT pair::json->>0, pair::json->>1, key FROM (SELECT value AS pair, key FROM json_each(?1)) AS pairs)
         SELECT r.check_name, scopes.scope, \(ResultStore.standingVerdict), r.active_seconds, r.protocol_hash, r.updated_at,
-            (SELECT string_agg(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid, s.os_version
+            (SELECT string_agg(c.counter || '=' || c.value, ',') FROM counter_values c WHERE c.result_id = r.id), s.device, r.rowid, s.os_version,
+            r.verdict
         FROM scopes JOIN sessions s ON s.release = scopes.release AND s.build = scopes.build
         JOIN results r ON r.session_id = s.id
         WHERE r.verdict IS NOT NULL
