@@ -57,21 +57,8 @@ struct VisibleLines {
         let closers: LongestClosers, indentedClosers: LongestClosers
         let textFrom: Int
         let headings: [Bool], nextBreak: [Int], nextCloser: [Int]
-        /// The open code block's fence, the quote depth it opened at, and whether it was
-        /// indented; one opened in a list item ends at its closing line or where the item ends.
-        var fence: Fence?
-        var items = ListItems()
-        /// Fences opened in a list item that neither close nor end with it: by content column
-        /// and fence character, the first line one opened on and its length. A later one alike
-        /// is not looked for again (a page of many took time by the square of its length).
-        var unendedItemFences: [String: (from: Int, length: Int)] = [:]
-
-        struct Fence {
-            var marker: String, depth: Int, indented: Bool
-            /// The line a fence in a list item ends at: its closing line (`closes`), or the
-            /// first line past the item, which is not code.
-            var inItem: (end: Int, closes: Bool)?
-        }
+        /// The open code block's fence, the quote depth it opened at, and whether it was indented.
+        var fence: (marker: String, depth: Int, indented: Bool)?
         var inComment = false
         /// The quote depth the open comment began at: a quote's end ends it, as Markdown reads it.
         var commentDepth = 0
@@ -81,19 +68,13 @@ struct VisibleLines {
 
         mutating func visible(_ index: Int, into page: inout VisibleLines) -> String {
             let line = raw[index], number = index + 1, plain = plains[index]
-            if let open = fence, open.inItem.map({ index < $0.end || $0.closes }) ?? true {
+            if let open = fence {
                 // Code shows a comment as it is written; a fence line deeper or shallower in
                 // quotes is a line of the code, not its end (`LongestClosers`).
                 page.code.insert(number)
-                if let item = open.inItem {
-                    if index == item.end { fence = nil }
-                } else if depths[index] == open.depth && (open.indented ? marked[index] : closing[index]) && PageScan.closes(plain, open.marker) {
-                    fence = nil
-                }
+                if depths[index] == open.depth && (open.indented ? marked[index] : closing[index]) && PageScan.closes(plain, open.marker) { fence = nil }
                 return line
             }
-            // A fence in a list item that ended on this line: the line is the page's own.
-            fence = nil
             var rest = Substring(line)
             if let closes = paragraphCommentCloses {
                 guard index == closes, let end = rest.range(of: "-->") else { return "" }
@@ -110,15 +91,16 @@ struct VisibleLines {
                 guard let end = rest.range(of: "-->") else { return "" }
                 rest = rest[end.upperBound...]
                 inComment = false
-            } else if let opening = fenceOpening(index) {
+            } else if marked[index], let marker = PageScan.fenceMarker(plain) {
                 // A comment in a fence's info string (~~~ <!-- html -->) is the code's.
-                if let opened = opening.opened {
-                    fence = opened
+                let indented = VisibleLines.indentWidth(line) > 0
+                if (indented ? indentedClosers : closers).closes(marker, after: index) {
+                    fence = (marker, depths[index], indented)
                     page.code.insert(number)
                     return line
                 }
-                page.unclosedFences.append((number, opening.marker))
-            } else if number < textFrom, marked[index], plain.hasPrefix("<!--") && VisibleLines.indentWidth(line) <= 3 || opensItemWithComment(index),
+                page.unclosedFences.append((number, marker))
+            } else if number < textFrom, marked[index], plain.hasPrefix("<!--"), VisibleLines.indentWidth(line) <= 3,
                       let start = rest.range(of: "<!--"), rest[rest.index(start.lowerBound, offsetBy: 2)...].range(of: "-->") == nil {
                 page.unclosedComment = number
                 commentDepth = depths[index]
@@ -132,50 +114,6 @@ struct VisibleLines {
                 shown = visible
             }
             return shown == line || !VisibleLines.isMarkerOnly(shown) ? shown : ""
-        }
-
-        /// The fence line `index` opens, read after its list items (`ListItems`): `opened` when
-        /// it opens a code block, nil when the fence is never closed (text, with a warning). A
-        /// line outside quotes opens one also as a list item's first content (`- ````), and
-        /// never when indented four columns past its item's content (or the margin): that is
-        /// indented code.
-        mutating func fenceOpening(_ index: Int) -> (marker: String, opened: Fence?)? {
-            let line = raw[index], depth = depths[index]
-            let item = depth == 0 ? ListItems.start(of: line) : nil
-            let itemMarker = item.flatMap { PageScan.fenceMarker(String($0.content)) }
-            let lineMarker = marked[index] ? PageScan.fenceMarker(plains[index]) : nil
-            items.read(line, quoted: depth > 0, opensFence: itemMarker ?? lineMarker != nil)
-            guard marked[index], let marker = itemMarker ?? lineMarker else { return nil }
-            let indented = VisibleLines.indentWidth(line) > 0
-            guard depth == 0, items.innermost > 0 || ListItems.indentColumns(line) >= 4 else {
-                let closed = (indented ? indentedClosers : closers).closes(marker, after: index)
-                return (marker, closed ? Fence(marker: marker, depth: depth, indented: indented) : nil)
-            }
-            let column = items.innermost
-            guard (itemMarker != nil ? column : ListItems.indentColumns(line)) - column < 4 else { return nil }
-            return (marker, itemFenceEnd(index, marker, column: column).map { Fence(marker: marker, depth: 0, indented: true, inItem: $0) })
-        }
-
-        /// Whether line `index` opens a list item whose content begins with a comment
-        /// (`- <!--`), which runs on as one starting a line does.
-        func opensItemWithComment(_ index: Int) -> Bool {
-            depths[index] == 0 && ListItems.start(of: raw[index])?.content.hasPrefix("<!--") == true
-        }
-
-        /// Where a fence opened on line `index` inside the list item whose content begins at
-        /// `column` ends: its closing line (indented three columns past the content at most),
-        /// or the first line indented less than the content, which ends the item; nil when
-        /// neither comes.
-        mutating func itemFenceEnd(_ index: Int, _ marker: String, column: Int) -> (end: Int, closes: Bool)? {
-            let key = "\(column) \(marker.prefix(1))"
-            if let known = unendedItemFences[key], index > known.from, marker.count >= known.length { return nil }
-            for next in raw.indices.dropFirst(index + 1) where !ListItems.isBlank(raw[next]) {
-                let indent = ListItems.indentColumns(raw[next])
-                if indent < column { return (next, false) }
-                if depths[next] == 0, marked[next], indent - column <= 3, PageScan.closes(plains[next], marker) { return (next, true) }
-            }
-            unendedItemFences[key] = (index, marker.count)
-            return nil
         }
 
         /// The line, within the paragraph `index` is in, holding the "-->" that closes a comment
