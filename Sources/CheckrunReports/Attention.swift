@@ -58,10 +58,17 @@ package struct Attention: Sendable {
         return cut(notes.joined(separator: "; "), limit: limit)
     }
 
-    /// Notes cut to `limit` characters, saying where the rest is.
-    private static func cut(_ notes: String, limit: Int) -> String {
+    /// Notes cut to `limit` characters, saying where the rest is. A web address the cut would
+    /// split is left out whole: its start became a link to a place no one typed
+    /// ("https://example…").
+    static func cut(_ notes: String, limit: Int) -> String {
         guard notes.count > limit else { return notes }
-        return String(notes.prefix(limit)) + "… (the full notes are with the result)"
+        var kept = notes.prefix(limit)
+        let word = kept.reversed().prefix { !$0.isWhitespace }
+        if let next = notes.dropFirst(limit).first, !next.isWhitespace, String(word.reversed()).contains("://") || String(word.reversed()).lowercased().hasPrefix("www.") {
+            kept = kept.dropLast(word.count)
+        }
+        return String(kept) + "… (the full notes are with the result)"
     }
 
     /// "45 A and AA criteria have no evidence (Not Evaluated): 1.1.1, 1.2.1, …".

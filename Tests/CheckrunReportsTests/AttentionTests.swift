@@ -1,5 +1,5 @@
 import CheckrunModel
-import CheckrunReports
+@testable import CheckrunReports
 import CheckrunStore
 import CheckrunTestSupport
 import Foundation
@@ -101,5 +101,16 @@ import Testing
         #expect(top.contains("failures=\"") && !top.contains("failures=\"0\""), "\(top)")
         #expect(junit.contains("<testsuite name=\"no longer in the protocols\" tests=\"1\" failures=\"1\""), "\(junit.prefix(600))")
         #expect(junit.contains("<testcase classname=\"tiny-target\" name=\"retired-check"), "named by the check, then where it was tested")
+    }
+
+    /// A note cut short in a row never ends in part of a web address: GFM made the part a link
+    /// to a place no one typed ("https://example…"). The address is left out whole.
+    @Test func aCutNoteKeepsNoPartOfAnAddress() {
+        let padding = String(repeating: "x", count: 140)
+        #expect(Attention.cut(padding + " see https://example.com/ticket/12345 now", limit: 160) == padding + " see … (the full notes are with the result)")
+        #expect(Attention.cut(padding + " see www.example.com/ticket/12345 now", limit: 160) == padding + " see … (the full notes are with the result)")
+        // One that ends where the cut falls is whole, and kept.
+        let whole = padding + " see https://a.example/12"
+        #expect(Attention.cut(whole + " and more after it", limit: whole.count) == whole + "… (the full notes are with the result)")
     }
 }
