@@ -246,19 +246,8 @@ extension ReleaseReport {
         // the WCAG rows count it: the CSV and JSON left them out.
         report.criteriaAsAnswered = criteriaAsAnswered(answeredEntries + removedEntries, beside: checks)
         report.unfinishedFailures = try unfinishedFailures(store, release: release, build: build, builds: allBuilds, latest: byCheck)
+        report.criteria = noting(report.unfinishedFailures, in: report.criteria)
         return report
-    }
-
-    /// The release's unfinished failed answers in the report's scope (its build and those before)
-    /// that no finished result of the same check, device and OS version has answered since.
-    private static func unfinishedFailures(_ store: ResultStore, release: String, build: String?, builds: [String],
-                                           latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
-        let rank = BuildOrder.ranks(BuildOrder.through(build, in: builds))
-        return try store.unfinishedFailures(release: release).filter { failure in
-            guard let at = rank[failure.build] else { return false }
-            guard let finished = latest[failure.check]?.first(where: { $0.place == failure.place }), let since = rank[finished.build] else { return true }
-            return at > since || (at == since && failure.answeredAt > finished.result.updatedAt.timeIntervalSince1970)
-        }
     }
 
     /// One row per criterion. The term follows the evidence of every check mapped to it in
