@@ -7,7 +7,7 @@ extension ReleaseReport {
     /// The release's unfinished failed answers in the report's scope (its build and those before)
     /// that no finished result of the same check, device and OS version has answered since.
     static func unfinishedFailures(_ store: ResultStore, release: String, build: String?, builds: [String],
-                                           latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
+                                   latest: [String: [ReportedResult]]) throws -> [UnfinishedFailure] {
         let rank = BuildOrder.ranks(BuildOrder.through(build, in: builds))
         return try store.unfinishedFailures(release: release).filter { failure in
             guard let at = rank[failure.build] else { return false }
