@@ -64,8 +64,8 @@ package struct Attention: Sendable {
     static func cut(_ notes: String, limit: Int) -> String {
         guard notes.count > limit else { return notes }
         var kept = notes.prefix(limit)
-        let word = kept.reversed().prefix { !$0.isWhitespace }
-        if let next = notes.dropFirst(limit).first, !next.isWhitespace, String(word.reversed()).contains("://") || String(word.reversed()).lowercased().hasPrefix("www.") {
+        let word = String(kept.reversed().prefix { !$0.isWhitespace }.reversed())
+        if let next = notes.dropFirst(limit).first, !next.isWhitespace, word.contains("://") || word.lowercased().hasPrefix("www.") {
             kept = kept.dropLast(word.count)
         }
         return String(kept) + "… (the full notes are with the result)"

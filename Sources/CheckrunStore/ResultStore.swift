@@ -13,6 +13,9 @@ package final class ResultStore {
     package var engine: StoreEngine { database.engine }
     /// How to reach the same server again, for a store on one (nil for SQLite).
     let serverOpener: StoreOpener?
+    /// Whether opening this team store set it up, its database having held none: a merge
+    /// refused afterwards leaves the empty tables, and says so rather than "unchanged".
+    package private(set) var setUpOnOpening = false
     /// Protocol versions read so far, by hash (see `keptVersion`): a version is its hash, so
     /// one read serves every result recorded against it. Emptied whenever versions are kept.
     var keptVersions: [String: ProtocolLibrary?] = [:]
@@ -45,7 +48,7 @@ package final class ResultStore {
     /// one step can take minutes, and a tester should know why the command waits.
     package init(path: String, access: Access = .createIfMissing, upgrading: ((Int, Int) -> Void)? = nil) throws(StoreError) {
         if ServerAddressText.isServer(path) {
-            (database, serverOpener) = try Self.openServer(path, access: access, upgrading: upgrading)
+            (database, serverOpener, setUpOnOpening) = try Self.openServer(path, access: access, upgrading: upgrading)
             return
         }
         try Self.refuseMisnamedServer(path)

@@ -55,15 +55,14 @@ struct MergeCommand: CheckrunCommand {
             }
         }
         let created = !ServerAddress.isServer(targetPath) && !FileManager.default.fileExists(atPath: targetPath)
-        // A server's database without a store is set up on opening, and its empty tables stay.
-        let setUp = ServerAddress.isServer(targetPath) && !holdsStore(targetPath)
         let store = try context.openStore()
         // A merge is not interactive: behind another long merge it may wait minutes, not seconds.
         store.waitWhenBusy(seconds: 600)
         do {
             // A refused merge leaves the target as it was: a file this merge would have made is not made.
+            // A server's database that held no store keeps the empty tables its opening set up.
             let untouched = created ? "\(context.databaseName) was not created"
-                : setUp ? "\(context.databaseName) holds no result, only the empty tables it was set up with" : "\(context.databaseName) is unchanged"
+                : store.setUpOnOpening ? "\(context.databaseName) holds no result, only the empty tables it was set up with" : "\(context.databaseName) is unchanged"
             return try merge(sources, into: store, context, untouched: untouched)
         } catch {
             // A target this merge created and nothing landed in is removed again.
@@ -73,13 +72,6 @@ struct MergeCommand: CheckrunCommand {
             }
             throw error
         }
-    }
-
-    /// Whether a server's database already holds a checkrun store.
-    private static func holdsStore(_ address: String) -> Bool {
-        guard let store = try? ResultStore(path: address, access: .existingOnly) else { return false }
-        store.close()
-        return true
     }
 
     /// Whether two paths name one file (a symbolic or hard link included).

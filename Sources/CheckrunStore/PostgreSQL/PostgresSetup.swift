@@ -7,7 +7,9 @@ import Foundation
 /// layout up to date, in one transaction under the writers' lock, so two checkruns opening a
 /// new store at once cannot both create it.
 enum PostgresSetup {
-    static func prepare(_ connection: PostgresConnection, access: ResultStore.Access, upgrading: ((Int, Int) -> Void)?) throws {
+    /// Returns whether this opening set the store up in a database that held none.
+    @discardableResult
+    static func prepare(_ connection: PostgresConnection, access: ResultStore.Access, upgrading: ((Int, Int) -> Void)?) throws -> Bool {
         let current = try version(connection)
         if access != .readOnly { try requireUTF8(connection) }
         if current != nil { try refuseHandAddedRules(connection) }
@@ -17,16 +19,16 @@ enum PostgresSetup {
         }
         if let current, current >= PostgresSchema.latestVersion {
             guard current == PostgresSchema.latestVersion else { throw newer(connection, current) }
-            return
+            return false
         }
         // A command that only reads leaves a store it reads as it is to the next writer: a role
         // that may only read, or a replica, cannot take a step, and the reading needs none.
-        if let current, current >= Schema.oldestReadableAsItIs, access == .readOnly { return }
+        if let current, current >= Schema.oldestReadableAsItIs, access == .readOnly { return false }
         if current == nil && !access.createsFile {
             if try foreignTables(connection) > 0 { throw foreign(connection) }
             throw StoreError("\(connection.name) holds no checkrun results yet; record a result or merge a database into it first")
         }
-        try connection.transaction {
+        return try connection.transaction {
             // Looked at again under the lock: another checkrun may have set the store up
             // meanwhile, and its new tables are not another application's.
             guard let now = try version(connection) ?? (try foreignTables(connection) > 0 ? nil : 0) else { throw foreign(connection) }
@@ -36,6 +38,7 @@ enum PostgresSetup {
                 try connection.execute(step.sql)
                 try connection.run("UPDATE checkrun_schema SET version = ?", [.integer(Int64(step.version))])
             }
+            return now == 0
         }
     }
 

@@ -10,19 +10,21 @@ extension ResultStore {
         #endif
     }
 
-    /// A connection to the team store at `uri`, set up for use, and how to open more of them.
-    static func openServer(_ uri: String, access: Access, upgrading: ((Int, Int) -> Void)?) throws(StoreError) -> (any StoreConnection, StoreOpener) {
+    /// A connection to the team store at `uri`, set up for use, how to open more of them, and
+    /// whether this opening set the store up in a database that held none.
+    static func openServer(_ uri: String, access: Access, upgrading: ((Int, Int) -> Void)?) throws(StoreError) -> (any StoreConnection, StoreOpener, Bool) {
         #if PostgreSQL
         let connection = try PostgresConnection(uri: uri)
+        let setUp: Bool
         do {
-            try PostgresSetup.prepare(connection, access: access, upgrading: upgrading)
+            setUp = try PostgresSetup.prepare(connection, access: access, upgrading: upgrading)
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError("cannot prepare the PostgreSQL store \(connection.name): \(error)")
         }
         let opener = StoreOpener { ResultStore(readingDatabase: try PostgresConnection(uri: uri), serverOpener: nil) }
-        return (connection, opener)
+        return (connection, opener, setUp)
         #else
         throw StoreError("\(ServerAddressText.masked(uri)) is a PostgreSQL address, and this checkrun was built without the team store; build it with swift build --traits PostgreSQL, or name a database file, e.g. --db team.sqlite")
         #endif
