@@ -71,8 +71,11 @@ struct RunCommand: CheckrunCommand {
         // The session and the text of every protocol it walks are kept together; Ctrl-C waits
         // for the commit, so what it then says is true: nothing started, or a session to resume.
         // Another checkrun writing (a long merge) is said and waited for, as during the walk.
-        try BusyStore(store: store, context: context).waitingWhileBusy({
-            try SignalTrap.deferringSignals {
+        let slow = SlowSave(context: context, store: store, what: "the new session",
+                            stopped: TerminalText("\nStopped while waiting for the store to answer: the session may or may not be started (`\(context.commandHere("sessions"))` shows whether it is).\n").rendered,
+                            ifStopped: "`\(context.commandHere("sessions"))` then shows whether the session was started")
+        _ = try BusyStore(store: store, context: context).waitingWhileBusy({
+            try slow.run {
                 try store.batch {
                     // Started when saved, not when typed: an offer to resume or a busy store came between.
                     session.startedAt = context.now()

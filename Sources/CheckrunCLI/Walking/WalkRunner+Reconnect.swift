@@ -52,11 +52,13 @@ extension WalkRunner {
             done: "The results server is back, and the answer is saved.")
     }
 
-    /// What Ctrl-C says while the answer waits: for the server (`lost`, its connection gone),
-    /// that it may not be saved; for a file another checkrun holds, that it is not. Never that
-    /// it was saved.
-    func stoppedWhileWaiting(for lost: StoreError?) -> String {
-        let what = lost?.connectionLost == true
+    /// What Ctrl-C says while the answer waits: for the server (`lost`, its connection gone)
+    /// or a store that has not answered (`unanswered`: the save was sent), that it may not be
+    /// saved; for a file another checkrun holds, that it is not. Never that it was saved.
+    func stoppedWhileWaiting(for lost: StoreError?, unanswered: Bool = false) -> String {
+        let what = unanswered
+            ? "Stopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: the last answer may not be saved (resume shows whether it is); everything before it is."
+            : lost?.connectionLost == true
             ? "Stopped while waiting for the server: the last answer may not be saved (resume shows whether it is); everything before it is."
             : "Stopped while waiting for the database: the last answer is not saved; everything before it is."
         return TerminalText("\n\(what) Resume with: \(resumeHint)\n").rendered

@@ -206,7 +206,10 @@ struct WalkRunner {
         store.waitWhenBusy(seconds: Self.busyBeforeSaying)
         defer { store.waitWhenBusy(seconds: Database.busySeconds) }
         do {
-            try SignalTrap.deferringSignals {
+            // A store that does not answer within seconds is said, and Ctrl-C then ends the wait.
+            let slow = SlowSave(context: context, store: store, what: "this answer", stopped: stoppedWhileWaiting(for: nil, unanswered: true),
+                                ifStopped: "everything before this answer is saved, and `resume` shows whether this one is")
+            let saved = try slow.run {
                 do {
                     try store.save(result, over: seen[result.id])
                 } catch let error as StoreError where error.connectionLost || error.isBusy {
@@ -216,6 +219,7 @@ struct WalkRunner {
                     throw error
                 }
             }
+            if saved.wasSlow { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) }
         } catch let error as StoreError where error.connectionLost {
             try waitForTheServer(thenSave: result, over: seen[result.id], lost: error)
         } catch let error as StoreError where error.isBusy {
