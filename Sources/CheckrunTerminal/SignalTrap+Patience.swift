@@ -7,24 +7,34 @@ import Foundation
 
 extension SignalTrap {
     /// Runs `body` with the exit signals held back, as `deferringSignals` does, but holds them
-    /// no longer than `patience` seconds. A save the store has not answered by then (a server
+    /// no longer than `patience` seconds (and, in the single-key mode, lets Ctrl-C be a signal
+    /// again for as long as the wait lasts). A save the store has not answered by then (a server
     /// process stopped, a disk or network share that hangs: nothing a connection's timeouts
     /// notice on a Unix socket) would otherwise leave the tester before a silent prompt that
-    /// Ctrl-C cannot end. So `slow` runs once, on a thread of its own, while `body` still waits:
-    /// it says so, and installs the words a signal says from then on; and from then on a signal
-    /// ends the process at once, while the save it interrupts may or may not reach the store.
-    /// Returns `body`'s value and whether `slow` ran.
-    package static func deferringSignals<T>(patience: Double, slow: @escaping @Sendable () -> Void,
+    /// Ctrl-C cannot end. So, on a thread of its own while `body` still waits, the words a
+    /// signal says from then on (`stopped`, unless nil) are installed, signals (and in the single-key mode
+    /// Ctrl-C) are let through, so a signal ends the process at once while the save it
+    /// interrupts may or may not reach the store, and only then `slow` says so: a Ctrl-C typed
+    /// the moment the words appear is a signal.
+    /// Once `body` has returned and the watch has ended, but before a signal held meanwhile is
+    /// handled, `returned` runs (told whether `slow` ran): words installed there are the ones
+    /// such a signal says, never overtaken by the watch's. Returns `body`'s value and whether
+    /// `slow` ran.
+    package static func deferringSignals<T>(patience: Double, stopped: String?, slow: @escaping @Sendable () -> Void, returned: (Bool) -> Void = { _ in },
                                             _ body: () throws -> T) rethrows -> (value: T, wasSlow: Bool) {
         var block = exitSignalSet(), previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &block, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         // Started with the signals held, as the thread that starts it holds them now.
-        let watch = PatienceWatch(patience: patience, slow: slow)
+        let watch = PatienceWatch(patience: patience, stopped: stopped, slow: slow)
         watch.start()
-        defer { watch.finish() }
+        // Thrown or returned, the watch ends first, and the single-key mode it let Ctrl-C
+        // through is whole again (`finish` answers the same however often it is asked).
+        defer { if watch.finish() { interruptKeysBack() } }
         let value = try body()
-        return (value, watch.finish())
+        let wasSlow = watch.finish()
+        returned(wasSlow)
+        return (value, wasSlow)
     }
 
     /// The signals that end the process, as a set.
@@ -43,13 +53,15 @@ extension SignalTrap {
 private final class PatienceWatch: @unchecked Sendable {
     private let condition = NSCondition()
     private let patience: Double
+    private let stopped: String?
     private let slow: @Sendable () -> Void
     private var saveReturned = false
     private var ended = false
     private var ranSlow = false
 
-    init(patience: Double, slow: @escaping @Sendable () -> Void) {
+    init(patience: Double, stopped: String?, slow: @escaping @Sendable () -> Void) {
         self.patience = patience
+        self.stopped = stopped
         self.slow = slow
     }
 
@@ -65,9 +77,11 @@ private final class PatienceWatch: @unchecked Sendable {
         if !saveReturned {
             ranSlow = true
             condition.unlock()
-            slow()
+            if let stopped { SignalTrap.install(message: stopped) }
             var signals = SignalTrap.exitSignalSet()
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            SignalTrap.interruptKeysOn()
+            slow()
             condition.lock()
             while !saveReturned { condition.wait() }
             // Held again before the caller goes on: a signal from now on is the caller's,

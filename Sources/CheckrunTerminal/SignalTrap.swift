@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// What the signal handler needs, kept where a C handler can reach it without Swift runtime calls.
 private nonisolated(unsafe) var savedTerminal = termios()
@@ -41,6 +42,24 @@ package enum SignalTrap {
         }
     }
 
+    /// Serialises `install`.
+    private static let installing = NSLock()
+
+    /// Lets Ctrl-C (and Ctrl-\\) through as signals while the single-key mode is on, which
+    /// reads them as keys: a save the store does not answer holds the walk where no key is
+    /// read. `interruptKeysBack` restores the mode as it was.
+    static func interruptKeysOn() {
+        guard rawTerminalOn && savedTerminalDescriptor >= 0 else { return }
+        var signalling = rawTerminal
+        signalling.c_lflag |= tcflag_t(ISIG)
+        tcsetattr(savedTerminalDescriptor, TCSANOW, &signalling)
+    }
+
+    static func interruptKeysBack() {
+        guard rawTerminalOn && savedTerminalDescriptor >= 0 else { return }
+        tcsetattr(savedTerminalDescriptor, TCSANOW, &rawTerminal)
+    }
+
     /// The terminal's single-key mode, while it is on (nil once it is off), for SIGCONT.
     static func rememberRawMode(_ state: termios?) {
         rawTerminalOn = false
@@ -65,6 +84,10 @@ package enum SignalTrap {
     /// cut short under the command. Both are copied to C memory the handlers reach without the
     /// Swift runtime.
     package static func install(message: String, whenCutShort: String = cutShortWords) {
+        // One install at a time: a save's watch thread installs words while the save may
+        // return and its caller install others; two at once would free one old buffer twice.
+        installing.lock()
+        defer { installing.unlock() }
         // A handler running between two of these steps writes nothing, or the old words whole:
         // the length is zero while the pointer changes, and the old buffer is freed last.
         let (oldFarewell, oldCutShort) = (farewell, cutShortFarewell)

@@ -14,7 +14,7 @@ struct SignalTrapPatienceTests {
 
     @Test func aSaveHeldPastItsPatienceIsSaidOnceWhileItRuns() {
         let said = Count()
-        let outcome = SignalTrap.deferringSignals(patience: 0.1, slow: { said.add() }) { () -> Int in
+        let outcome = SignalTrap.deferringSignals(patience: 0.1, stopped: nil, slow: { said.add() }) { () -> Int in
             let deadline = Date().addingTimeInterval(5)
             // Returns once the watch has spoken: said while the save still ran.
             while said.now == 0 && Date() < deadline { usleep(10_000) }
@@ -27,10 +27,10 @@ struct SignalTrapPatienceTests {
 
     @Test func aSaveThatReturnsInTimeIsNeverSaid() throws {
         let said = Count()
-        let outcome = SignalTrap.deferringSignals(patience: 1, slow: { said.add() }) { 3 }
+        let outcome = SignalTrap.deferringSignals(patience: 1, stopped: nil, slow: { said.add() }) { 3 }
         #expect(outcome.value == 3 && !outcome.wasSlow)
         struct Failed: Error {}
-        #expect(throws: Failed.self) { _ = try SignalTrap.deferringSignals(patience: 1, slow: { said.add() }) { () throws -> Int in throw Failed() } }
+        #expect(throws: Failed.self) { _ = try SignalTrap.deferringSignals(patience: 1, stopped: nil, slow: { said.add() }) { () throws -> Int in throw Failed() } }
         usleep(1_100_000)
         #expect(said.now == 0, "the watch ended with the save, thrown or not")
     }

@@ -72,18 +72,19 @@ struct RunCommand: CheckrunCommand {
         // for the commit, so what it then says is true: nothing started, or a session to resume.
         // Another checkrun writing (a long merge) is said and waited for, as during the walk.
         let slow = SlowSave(context: context, store: store, what: "the new session",
-                            stopped: TerminalText("\nStopped while waiting for the store to answer: the session may or may not be started (`\(context.commandHere("sessions"))` shows whether it is).\n").rendered,
+                            stopped: TerminalText("\nStopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: the session may or may not be started (`\(context.commandHere("sessions"))` shows whether it is).\n").rendered,
                             ifStopped: "`\(context.commandHere("sessions"))` then shows whether the session was started")
-        _ = try BusyStore(store: store, context: context).waitingWhileBusy({
-            try slow.run {
+        try BusyStore(store: store, context: context).waitingWhileBusy({
+            try slow.run({
                 try store.batch {
                     // Started when saved, not when typed: an offer to resume or a busy store came between.
                     session.startedAt = context.now()
                     try store.insert(session)
                     try store.keep(uniqueDocuments(checks))
                 }
+            }, saved: { _ in
                 SignalTrap.install(message: TerminalText("\nInterrupted. Session \(session.shortID) was started, and nothing in it is answered yet. Resume with: \(context.resumeCommand(session.shortID))\n").rendered)
-            }
+            })
         }, waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so the session is not started yet. "
             + "Waiting for it to finish; the walk begins then. To stop, press Control-C; nothing is started until then.",
            stopped: "Stopped while waiting for the database; nothing was started.",

@@ -21,21 +21,22 @@ struct SlowSave {
 
     /// Runs `write` with the exit signals held back for `patience` seconds; past that, says
     /// the store has not answered and lets Ctrl-C end the wait (saying `stopped`), and once
-    /// the write returns, says it is saved. Returns whether the wait was said, so the caller
-    /// can put back the words a later Ctrl-C says.
-    func run<T>(_ write: () throws -> T) rethrows -> (value: T, wasSlow: Bool) {
+    /// the write returns, says it is saved. `saved` installs the words a Ctrl-C says from then
+    /// on (told whether the wait was said), before one held meanwhile is handled.
+    func run<T>(_ write: () throws -> T, saved: (Bool) -> Void = { _ in }) rethrows -> T {
+        // What is on standard output first (the answer's echo, when it is a pipe): the lines
+        // below follow it, and an exit by Ctrl-C does not lose it.
+        context.flush()
         let started = Date()
         let notice = context.withoutPasswords(TerminalText(waitingWords).rendered) + "\n"
-        let farewell = stopped
-        let outcome = try SignalTrap.deferringSignals(patience: Self.patience, slow: {
-            SignalTrap.install(message: farewell)
+        let outcome = try SignalTrap.deferringSignals(patience: Self.patience, stopped: stopped, slow: {
             FileHandle.standardError.write(Data(notice.utf8))
-        }, write)
+        }, returned: saved, write)
         if outcome.wasSlow {
             let seconds = Int(Date().timeIntervalSince(started).rounded())
             context.printError("The \(storeWords) answered after \(seconds) second\(seconds == 1 ? "" : "s"), and \(what) is saved.")
         }
-        return outcome
+        return outcome.value
     }
 
     /// The store as the tester knows it: a server by its address (its password masked), a file by its path.

@@ -30,7 +30,7 @@ extension WalkRunner {
     func waitWhileBusy(thenSave result: CheckResult, over seen: String?) throws {
         // Short waits, so Ctrl-C (held back while a save runs) ends the wait within a second.
         store.waitWhenBusy(seconds: 1)
-        try keepTrying({ try SignalTrap.deferringSignals { try store.save(result, over: seen) } }, while: \.isBusy,
+        try keepTrying(thenSave: { try store.save(result, over: seen) }, while: \.isBusy,
             waiting: "The database \(context.databaseName) is busy: another checkrun is writing to it, so this answer is not saved yet. "
                 + "Waiting for it to finish; the answer is saved then, and the walk goes on. "
                 + "To stop, press Control-C; everything before this answer is saved, and you can resume with: \(resumeHint)",
@@ -43,13 +43,19 @@ extension WalkRunner {
             // Signals are not held back here: Ctrl-C ends the wait at once.
             usleep(Self.reconnectPause)
             try store.reconnect()
-            try SignalTrap.deferringSignals { try store.saveAfterLostConnection(result, over: seen) }
-        }, while: \.connectionLost,
+        }, thenSave: { try store.saveAfterLostConnection(result, over: seen) }, while: \.connectionLost,
             waiting: "The connection to the results server was lost while saving this answer, so it may not be saved yet (\(lost.serverSaid ?? lost.message)). "
                 + "Waiting for the server to come back, trying again every 2 seconds; the walk goes on once the answer is saved. "
                 + "To stop, press Control-C; the session can be resumed later, without this answer, with: \(resumeHint)",
             stopped: stoppedWhileWaiting(for: lost),
             done: "The results server is back, and the answer is saved.")
+    }
+
+    /// The walk's save of an answer: said when the store does not answer within seconds, and
+    /// Ctrl-C then ends the wait.
+    var answerSave: SlowSave {
+        SlowSave(context: context, store: store, what: "this answer", stopped: stoppedWhileWaiting(for: nil, unanswered: true),
+                 ifStopped: "everything before this answer is saved, and `resume` shows whether this one is")
     }
 
     /// What Ctrl-C says while the answer waits: for the server (`lost`, its connection gone)
@@ -67,7 +73,11 @@ extension WalkRunner {
     /// Says why the answer waits, tries `attempt` again for as long as its error is the wait's
     /// (`stillWaiting`), and says when it is saved; Ctrl-C while it waits says `stopped`
     /// (see `stoppedWhileWaiting`).
-    private func keepTrying(_ attempt: () throws -> Void, while stillWaiting: (StoreError) -> Bool,
+    /// Each attempt is `prepare` (signals let through: Ctrl-C ends it at once), then `save`
+    /// held from signals as the walk's saves are (`answerSave`). A save that commits installs
+    /// the ordinary words before a Ctrl-C held meanwhile is handled: the answer is saved, and
+    /// "not saved" would be false.
+    private func keepTrying(_ prepare: () throws -> Void = {}, thenSave save: () throws -> Void, while stillWaiting: (StoreError) -> Bool,
                             waiting: String, stopped: String, done: String) throws {
         // The trap first: a Ctrl-C the moment the wait is said must not read "everything is saved".
         SignalTrap.install(message: stopped)
@@ -75,9 +85,12 @@ extension WalkRunner {
         context.printError(waiting)
         while true {
             do {
-                try attempt()
+                try prepare()
+                try answerSave.run(save, saved: { _ in SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) })
                 break
             } catch let error as StoreError where stillWaiting(error) {
+                // Still waiting: a slow attempt's words give way to the wait's again.
+                SignalTrap.install(message: stopped)
                 continue
             } catch let changed as ResultChangedElsewhere {
                 // Saved before another writer changed it: the wait is over all the same.

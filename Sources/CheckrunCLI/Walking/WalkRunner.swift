@@ -207,9 +207,7 @@ struct WalkRunner {
         defer { store.waitWhenBusy(seconds: Database.busySeconds) }
         do {
             // A store that does not answer within seconds is said, and Ctrl-C then ends the wait.
-            let slow = SlowSave(context: context, store: store, what: "this answer", stopped: stoppedWhileWaiting(for: nil, unanswered: true),
-                                ifStopped: "everything before this answer is saved, and `resume` shows whether this one is")
-            let saved = try slow.run {
+            try answerSave.run({
                 do {
                     try store.save(result, over: seen[result.id])
                 } catch let error as StoreError where error.connectionLost || error.isBusy {
@@ -218,13 +216,14 @@ struct WalkRunner {
                     SignalTrap.install(message: stoppedWhileWaiting(for: error))
                     throw error
                 }
-            }
-            if saved.wasSlow { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) }
+            }, saved: { wasSaid in if wasSaid { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) } })
         } catch let error as StoreError where error.connectionLost {
             try waitForTheServer(thenSave: result, over: seen[result.id], lost: error)
         } catch let error as StoreError where error.isBusy {
             try waitWhileBusy(thenSave: result, over: seen[result.id])
         } catch let changed as ResultChangedElsewhere {
+            // Not saved, and said so; the walk goes on, and a Ctrl-C from now on is an ordinary one.
+            SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
             throw changed
         } catch {
             let before = (error as? StoreError)?.earlierWritesUncertain == true
@@ -244,7 +243,11 @@ struct WalkRunner {
             context.print("Every check walked here is done, but \(left) check\(left == 1 ? " was" : "s were") left out, so session \(walk.session.shortID) stays unfinished. Resume with: \(resumeHint)")
             return 0
         case .finished:
-            try store.finish(sessionID: walk.session.id, at: context.now())
+            let ending = SlowSave(context: context, store: store, what: "the end of the session",
+                                  stopped: TerminalText("\nStopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: every answer is saved, and the session may not be marked complete (resume shows whether it is). Resume with: \(resumeHint)\n").rendered,
+                                  ifStopped: "every answer is saved, and `resume` shows whether the session was marked complete")
+            try ending.run({ try store.finish(sessionID: walk.session.id, at: context.now()) },
+                           saved: { wasSaid in if wasSaid { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) } })
             // Each result counted as the report counts it on its own: a skip holding a failure is
             // a failure (a failure in an earlier build behind a skip is the report's to find).
             let counted = zip(walk.results, walk.plan).compactMap { $0.countedAs(against: $1.check) }
