@@ -16,9 +16,7 @@ import Glibc
 struct ServerHangTests {
     /// The walk, at its first prompt, with the server's processes serving it stopped.
     private func walkBeforeAStoppedServer(_ server: ThrowawayServer, _ folder: TemporaryFolder) throws -> (PseudoTerminal, [pid_t]) {
-        let terminal = try PseudoTerminal(["run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--tester", "Ana",
-                                           "--check", "tiny-target/touch-one-hand", "--protocols", Repository.path("protocols"), "--db", server.address],
-                                          directory: folder.path)
+        let terminal = try walk(on: server, in: folder)
         try terminal.expect("Press Enter to start")
         // Idle between statements, so stopping them leaves no lock of the server's held.
         let backends = try backendsServing(server)
@@ -73,9 +71,7 @@ struct ServerHangTests {
         defer { folder.remove() }
         let server = try ThrowawayServer()
         defer { server.remove() }
-        let terminal = try PseudoTerminal(["run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--tester", "Ana",
-                                           "--check", "tiny-target/touch-one-hand", "--protocols", Repository.path("protocols"), "--db", server.address],
-                                          directory: folder.path)
+        let terminal = try walk(on: server, in: folder)
         try terminal.expect("Press Enter to start")
         terminal.send("\r")
         try terminal.expect("Enter stops the timer")
@@ -98,9 +94,7 @@ struct ServerHangTests {
         defer { folder.remove() }
         let server = try ThrowawayServer()
         defer { server.remove() }
-        let terminal = try PseudoTerminal(["--accessible", "run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--tester", "Ana",
-                                           "--check", "tiny-target/touch-one-hand", "--protocols", Repository.path("protocols"), "--db", server.address],
-                                          directory: folder.path)
+        let terminal = try walk(on: server, in: folder, ["--accessible"])
         try terminal.expect("Press Enter to start")
         let writer = try PostgresConnection(uri: server.address)
         try writer.query("SELECT pg_advisory_lock($1)", [String(PostgresConnection.writeLockKey)])
@@ -119,6 +113,13 @@ struct ServerHangTests {
         defer { store.close() }
         let session = try #require(try store.sessionSummaries(release: "2.4").first?.session.id)
         #expect(try store.results(inSession: session).first?.activeSeconds == 80)
+    }
+
+    /// A walk of one check (a stopwatch, a counter, an outcome) on `server`, at a terminal.
+    private func walk(on server: ThrowawayServer, in folder: TemporaryFolder, _ leading: [String] = []) throws -> PseudoTerminal {
+        try PseudoTerminal(leading + ["run", "--release", "2.4", "--build", "311", "--device", "iPhone 15", "--tester", "Ana",
+                                      "--check", "tiny-target/touch-one-hand", "--protocols", Repository.path("protocols"), "--db", server.address],
+                           directory: folder.path)
     }
 
     private func backendsServing(_ server: ThrowawayServer) throws -> [pid_t] {
