@@ -19,6 +19,21 @@ private nonisolated(unsafe) var cutShortFarewellLength = 0
 /// the terminal back in line mode, where keys echo and wait for Enter.
 private nonisolated(unsafe) var rawTerminal = termios()
 private nonisolated(unsafe) var rawTerminalOn = false
+/// The single-key mode with Ctrl-C and Ctrl-\\ as signals, and how many waits want it now: a
+/// save the store does not answer, a wait for another writer or a lost server. No key is read
+/// while they last, so the keys that stop the walk must be signals, after SIGCONT too.
+private nonisolated(unsafe) var rawTerminalSignalling = termios()
+private nonisolated(unsafe) var interruptKeyWaits = 0
+
+/// Puts the single-key mode back as it should be now; called from the SIGCONT handler too.
+private func applySingleKeyMode() {
+    guard rawTerminalOn && savedTerminalDescriptor >= 0 else { return }
+    if interruptKeyWaits > 0 {
+        tcsetattr(savedTerminalDescriptor, TCSANOW, &rawTerminalSignalling)
+    } else {
+        tcsetattr(savedTerminalDescriptor, TCSANOW, &rawTerminal)
+    }
+}
 /// What must be undone before any exit by a signal (temporary files removed), whoever
 /// installed the words said on the way out: one handler, so neither can replace the other.
 private nonisolated(unsafe) var beforeExit: (@convention(c) () -> Void)?
@@ -37,27 +52,24 @@ package enum SignalTrap {
     static func rememberTerminal(_ descriptor: Int32, _ state: termios) {
         savedTerminal = state
         savedTerminalDescriptor = descriptor
-        signal(SIGCONT) { _ in
-            if rawTerminalOn && savedTerminalDescriptor >= 0 { tcsetattr(savedTerminalDescriptor, TCSANOW, &rawTerminal) }
-        }
+        signal(SIGCONT) { _ in applySingleKeyMode() }
     }
 
     /// Serialises `install`.
     private static let installing = NSLock()
 
     /// Lets Ctrl-C (and Ctrl-\\) through as signals while the single-key mode is on, which
-    /// reads them as keys: a save the store does not answer holds the walk where no key is
-    /// read. `interruptKeysBack` restores the mode as it was.
-    static func interruptKeysOn() {
-        guard rawTerminalOn && savedTerminalDescriptor >= 0 else { return }
-        var signalling = rawTerminal
-        signalling.c_lflag |= tcflag_t(ISIG)
-        tcsetattr(savedTerminalDescriptor, TCSANOW, &signalling)
+    /// reads them as keys: a save the store does not answer, or a wait for another writer or
+    /// a lost server, holds the walk where no key is read. Each call is undone by one
+    /// `interruptKeysBack`; the mode is whole again after the last.
+    package static func interruptKeysOn() {
+        interruptKeyWaits += 1
+        applySingleKeyMode()
     }
 
-    static func interruptKeysBack() {
-        guard rawTerminalOn && savedTerminalDescriptor >= 0 else { return }
-        tcsetattr(savedTerminalDescriptor, TCSANOW, &rawTerminal)
+    package static func interruptKeysBack() {
+        interruptKeyWaits = max(0, interruptKeyWaits - 1)
+        applySingleKeyMode()
     }
 
     /// The terminal's single-key mode, while it is on (nil once it is off), for SIGCONT.
@@ -65,6 +77,8 @@ package enum SignalTrap {
         rawTerminalOn = false
         if let state {
             rawTerminal = state
+            rawTerminalSignalling = state
+            rawTerminalSignalling.c_lflag |= tcflag_t(ISIG)
             rawTerminalOn = true
         }
     }

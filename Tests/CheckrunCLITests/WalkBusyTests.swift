@@ -49,6 +49,28 @@ import Testing
         #expect(try walkTests.results(folder).first?.outcomes.first??.value == nil, "the answer was not saved")
     }
 
+    /// The stopwatch's single-key mode reads Ctrl-C as a key, and no key is read while the
+    /// walk waits for the file: the wait lets it through as a signal, as at a line prompt.
+    @Test func controlCWhileTheStopwatchWaitsForTheFileEndsTheWait() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let terminal = try walkTests.start(folder, ["run", "--release", "2.4", "--build", "311", "--check", "tiny-target/touch-one-hand"])
+        try terminal.expect("Press Enter to start the stopwatch")
+        terminal.send("\r")
+        try terminal.expect("Enter stops the timer")
+        let deadline = Date().addingTimeInterval(5)
+        while terminal.isInCookedMode && Date() < deadline { usleep(10_000) }
+        let other = try Database(path: folder.path("db.sqlite"))
+        defer { other.close() }
+        try other.execute("BEGIN EXCLUSIVE")
+        terminal.send("+")
+        try terminal.expect("is busy: another checkrun is writing to it, so this answer is not saved yet")
+        terminal.send("\u{03}")
+        try terminal.expect("Stopped while waiting for the database: the last answer is not saved", timeout: 5)
+        #expect(terminal.waitForExit(timeout: 5) == 130)
+        #expect(terminal.isInCookedMode)
+    }
+
     /// Ctrl-C in the first seconds, before the walk has said it waits, is held back until the
     /// save gives up, then said as what it is: never "everything answered is saved".
     @Test func controlCBeforeTheWaitIsSaidIsNotCalledSaved() throws {

@@ -46,9 +46,9 @@ struct SlowSave {
 
     private var waitingWords: String {
         let cause = store.engine == .postgresql
-            ? "the results server \(context.databaseName) has not answered for \(Int(Self.patience)) seconds (its process stopped or overloaded?)"
-            : "the database \(context.databaseName) has not answered for \(Int(Self.patience)) seconds (a disk or network share that hangs?)"
-        return "Saving \(what) is taking longer than it should: \(cause). Waiting for it; nothing is given up. "
+            ? "the results server \(context.databaseName) has not answered for \(Int(Self.patience)) seconds"
+            : "the database \(context.databaseName) has not answered for \(Int(Self.patience)) seconds"
+        return "Saving \(what) is taking longer than it should: \(cause). Waiting for it. "
             + "To stop, press Control-C; \(ifStopped)."
     }
 }

@@ -81,7 +81,12 @@ extension WalkRunner {
                             waiting: String, stopped: String, done: String) throws {
         // The trap first: a Ctrl-C the moment the wait is said must not read "everything is saved".
         SignalTrap.install(message: stopped)
-        defer { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) }
+        // And Ctrl-C a signal, while the stopwatch's single-key mode would read it as a key.
+        SignalTrap.interruptKeysOn()
+        defer {
+            SignalTrap.interruptKeysBack()
+            SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
+        }
         context.printError(waiting)
         while true {
             do {

@@ -246,8 +246,13 @@ struct WalkRunner {
             let ending = SlowSave(context: context, store: store, what: "the end of the session",
                                   stopped: TerminalText("\nStopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: every answer is saved, and the session may not be marked complete (resume shows whether it is). Resume with: \(resumeHint)\n").rendered,
                                   ifStopped: "every answer is saved, and `resume` shows whether the session was marked complete")
-            try ending.run({ try store.finish(sessionID: walk.session.id, at: context.now()) },
-                           saved: { wasSaid in if wasSaid { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) } })
+            do {
+                try ending.run({ try store.finish(sessionID: walk.session.id, at: context.now()) },
+                               saved: { wasSaid in if wasSaid { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) } })
+            } catch let error as StoreError {
+                // Every answer is in: only the mark is missing, which `resume` and `sessions` do not need.
+                throw CommandFailure("every answer is saved, but session \(walk.session.shortID) could not be marked finished (\(error.message)); `resume` and `sessions` count it complete all the same, and reports count every answer")
+            }
             // Each result counted as the report counts it on its own: a skip holding a failure is
             // a failure (a failure in an earlier build behind a skip is the report's to find).
             let counted = zip(walk.results, walk.plan).compactMap { $0.countedAs(against: $1.check) }
