@@ -12,10 +12,10 @@ extension SignalTrap {
     /// process stopped, a disk or network share that hangs: nothing a connection's timeouts
     /// notice on a Unix socket) would otherwise leave the tester before a silent prompt that
     /// Ctrl-C cannot end. So, on a thread of its own while `body` still waits, the words a
-    /// signal says from then on (`stopped`, unless nil) are installed, signals (and in the single-key mode
-    /// Ctrl-C) are let through, so a signal ends the process at once while the save it
-    /// interrupts may or may not reach the store, and only then `slow` says so: a Ctrl-C typed
-    /// the moment the words appear is a signal.
+    /// signal says from then on (`stopped`, unless nil) are installed; signals (and, in the
+    /// single-key mode, Ctrl-C) are let through, so a signal ends the process at once while
+    /// the save it interrupts may or may not reach the store; and only then `slow` says so:
+    /// a Ctrl-C typed the moment the words appear is a signal.
     /// Once `body` has returned and the watch has ended, but before a signal held meanwhile is
     /// handled, `returned` runs (told whether `slow` ran): words installed there are the ones
     /// such a signal says, never overtaken by the watch's. Returns `body`'s value and whether

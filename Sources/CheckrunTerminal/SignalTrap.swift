@@ -19,7 +19,7 @@ private nonisolated(unsafe) var cutShortFarewellLength = 0
 /// the terminal back in line mode, where keys echo and wait for Enter.
 private nonisolated(unsafe) var rawTerminal = termios()
 private nonisolated(unsafe) var rawTerminalOn = false
-/// The single-key mode with Ctrl-C and Ctrl-\\ as signals, and how many waits want it now: a
+/// The single-key mode with Ctrl-C and Ctrl-\ as signals, and how many waits want it now: a
 /// save the store does not answer, a wait for another writer or a lost server. No key is read
 /// while they last, so the keys that stop the walk must be signals, after SIGCONT too.
 private nonisolated(unsafe) var rawTerminalSignalling = termios()
@@ -58,7 +58,7 @@ package enum SignalTrap {
     /// Serialises `install`.
     private static let installing = NSLock()
 
-    /// Lets Ctrl-C (and Ctrl-\\) through as signals while the single-key mode is on, which
+    /// Lets Ctrl-C (and Ctrl-\) through as signals while the single-key mode is on, which
     /// reads them as keys: a save the store does not answer, or a wait for another writer or
     /// a lost server, holds the walk where no key is read. Each call is undone by one
     /// `interruptKeysBack`; the mode is whole again after the last.
