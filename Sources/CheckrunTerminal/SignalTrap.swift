@@ -154,9 +154,7 @@ package enum SignalTrap {
     /// Runs `body` with the exit signals held back, so a save is never cut half way; a signal
     /// that arrives meanwhile is handled right after.
     package static func deferringSignals<T>(_ body: () throws -> T) rethrows -> T {
-        var block = sigset_t(), previous = sigset_t()
-        sigemptyset(&block)
-        for signalNumber in exitSignals { sigaddset(&block, signalNumber) }
+        var block = exitSignalSet(), previous = sigset_t()
         sigprocmask(SIG_BLOCK, &block, &previous)
         defer { sigprocmask(SIG_SETMASK, &previous, nil) }
         return try body()

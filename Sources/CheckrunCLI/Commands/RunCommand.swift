@@ -72,8 +72,8 @@ struct RunCommand: CheckrunCommand {
         // for the commit, so what it then says is true: nothing started, or a session to resume.
         // Another checkrun writing (a long merge) is said and waited for, as during the walk.
         let slow = SlowSave(context: context, store: store, what: "the new session",
-                            stopped: TerminalText("\nStopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: the session may or may not be started (`\(context.commandHere("sessions"))` shows whether it is).\n").rendered,
-                            ifStopped: "`\(context.commandHere("sessions"))` then shows whether the session was started")
+                            ifStopped: "`\(context.commandHere("sessions"))` then shows whether the session was started",
+                            whenStopped: "the session may or may not be started (`\(context.commandHere("sessions"))` shows whether it is).")
         try BusyStore(store: store, context: context).waitingWhileBusy({
             try slow.run({
                 try store.batch {

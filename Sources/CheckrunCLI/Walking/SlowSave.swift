@@ -14,10 +14,10 @@ struct SlowSave {
     let store: ResultStore
     /// What is being saved, for the words: "this answer", "the session".
     let what: String
-    /// What Ctrl-C says once the save is said to be slow.
-    let stopped: String
     /// What the tester is told of stopping then: what is saved, and where to look.
     let ifStopped: String
+    /// What Ctrl-C then says after "Stopped while waiting for the server to answer: ".
+    let whenStopped: String
 
     /// Runs `write` with the exit signals held back for `patience` seconds; past that, says
     /// the store has not answered and lets Ctrl-C end the wait (saying `stopped`), and once
@@ -29,6 +29,7 @@ struct SlowSave {
         context.flush()
         let started = Date()
         let notice = context.withoutPasswords(TerminalText(waitingWords).rendered) + "\n"
+        let stopped = TerminalText("\nStopped while waiting for \(awaited) to answer: \(whenStopped)\n").rendered
         let outcome = try SignalTrap.deferringSignals(patience: Self.patience, stopped: stopped, slow: {
             FileHandle.standardError.write(Data(notice.utf8))
         }, returned: saved, write)
@@ -39,16 +40,18 @@ struct SlowSave {
         return outcome.value
     }
 
-    /// The store as the tester knows it: a server by its address (its password masked), a file by its path.
+    /// The store as the tester knows it, named before its address (a server's password masked) or path.
     private var storeWords: String {
         store.engine == .postgresql ? "results server" : "database"
     }
 
+    /// What the walk waits for, in the words Ctrl-C says.
+    private var awaited: String {
+        store.engine == .postgresql ? "the server" : "the database"
+    }
+
     private var waitingWords: String {
-        let cause = store.engine == .postgresql
-            ? "the results server \(context.databaseName) has not answered for \(Int(Self.patience)) seconds"
-            : "the database \(context.databaseName) has not answered for \(Int(Self.patience)) seconds"
-        return "Saving \(what) is taking longer than it should: \(cause). Waiting for it. "
-            + "To stop, press Control-C; \(ifStopped)."
+        "Saving \(what) is taking longer than it should: the \(storeWords) \(context.databaseName) has not answered for \(Int(Self.patience)) seconds. "
+            + "Waiting for it. To stop, press Control-C; \(ifStopped)."
     }
 }

@@ -12,6 +12,11 @@ extension WalkRunner {
         TerminalText("\nInterrupted. Everything answered is saved. Resume with: \(resumeHint)\n").rendered
     }
 
+    /// Has Ctrl-C (and a file cut short) say the walk's ordinary words again, once nothing waits.
+    func installOrdinaryWords() {
+        SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
+    }
+
     /// What a file cut short under the walk (SIGBUS) says: the answer being saved then may be
     /// lost, so "everything answered is saved" would not be true.
     var cutShortMessage: String {
@@ -54,17 +59,16 @@ extension WalkRunner {
     /// The walk's save of an answer: said when the store does not answer within seconds, and
     /// Ctrl-C then ends the wait.
     var answerSave: SlowSave {
-        SlowSave(context: context, store: store, what: "this answer", stopped: stoppedWhileWaiting(for: nil, unanswered: true),
-                 ifStopped: "everything before this answer is saved, and `resume` shows whether this one is")
+        SlowSave(context: context, store: store, what: "this answer",
+                 ifStopped: "everything before this answer is saved, and `resume` shows whether this one is",
+                 whenStopped: "the last answer may not be saved (resume shows whether it is); everything before it is. Resume with: \(resumeHint)")
     }
 
-    /// What Ctrl-C says while the answer waits: for the server (`lost`, its connection gone)
-    /// or a store that has not answered (`unanswered`: the save was sent), that it may not be
-    /// saved; for a file another checkrun holds, that it is not. Never that it was saved.
-    func stoppedWhileWaiting(for lost: StoreError?, unanswered: Bool = false) -> String {
-        let what = unanswered
-            ? "Stopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: the last answer may not be saved (resume shows whether it is); everything before it is."
-            : lost?.connectionLost == true
+    /// What Ctrl-C says while the answer waits: for the server (`lost`, its connection gone),
+    /// that it may not be saved; for a file another checkrun holds, that it is not. Never that
+    /// it was saved. (A save the store has not answered says its own: `answerSave`.)
+    func stoppedWhileWaiting(for lost: StoreError?) -> String {
+        let what = lost?.connectionLost == true
             ? "Stopped while waiting for the server: the last answer may not be saved (resume shows whether it is); everything before it is."
             : "Stopped while waiting for the database: the last answer is not saved; everything before it is."
         return TerminalText("\n\(what) Resume with: \(resumeHint)\n").rendered
@@ -85,13 +89,13 @@ extension WalkRunner {
         SignalTrap.interruptKeysOn()
         defer {
             SignalTrap.interruptKeysBack()
-            SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
+            installOrdinaryWords()
         }
         context.printError(waiting)
         while true {
             do {
                 try prepare()
-                try answerSave.run(save, saved: { _ in SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) })
+                try answerSave.run(save, saved: { _ in installOrdinaryWords() })
                 break
             } catch let error as StoreError where stillWaiting(error) {
                 // Still waiting: a slow attempt's words give way to the wait's again.

@@ -40,7 +40,7 @@ struct WalkRunner {
     mutating func run() throws -> Int32 {
         let terminal = Terminal()
         let reader = InputReader()
-        SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
+        installOrdinaryWords()
         defer { terminal?.restore() }
 
         emit(walk.introduce())
@@ -216,14 +216,14 @@ struct WalkRunner {
                     SignalTrap.install(message: stoppedWhileWaiting(for: error))
                     throw error
                 }
-            }, saved: { wasSaid in if wasSaid { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) } })
+            }, saved: { wasSaid in if wasSaid { installOrdinaryWords() } })
         } catch let error as StoreError where error.connectionLost {
             try waitForTheServer(thenSave: result, over: seen[result.id], lost: error)
         } catch let error as StoreError where error.isBusy {
             try waitWhileBusy(thenSave: result, over: seen[result.id])
         } catch let changed as ResultChangedElsewhere {
             // Not saved, and said so; the walk goes on, and a Ctrl-C from now on is an ordinary one.
-            SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage)
+            installOrdinaryWords()
             throw changed
         } catch {
             let before = (error as? StoreError)?.earlierWritesUncertain == true
@@ -244,11 +244,11 @@ struct WalkRunner {
             return 0
         case .finished:
             let ending = SlowSave(context: context, store: store, what: "the end of the session",
-                                  stopped: TerminalText("\nStopped while waiting for \(store.engine == .postgresql ? "the server" : "the database") to answer: every answer is saved, and the session may not be marked complete (resume shows whether it is). Resume with: \(resumeHint)\n").rendered,
-                                  ifStopped: "every answer is saved, and `resume` shows whether the session was marked complete")
+                                  ifStopped: "every answer is saved, and `resume` shows whether the session was marked complete",
+                                  whenStopped: "every answer is saved, and the session may not be marked complete (resume shows whether it is). Resume with: \(resumeHint)")
             do {
                 try ending.run({ try store.finish(sessionID: walk.session.id, at: context.now()) },
-                               saved: { wasSaid in if wasSaid { SignalTrap.install(message: interruptedMessage, whenCutShort: cutShortMessage) } })
+                               saved: { wasSaid in if wasSaid { installOrdinaryWords() } })
             } catch let error as StoreError {
                 // Every answer is in: only the mark is missing, which `resume` and `sessions` do not need.
                 throw CommandFailure("every answer is saved, but session \(walk.session.shortID) could not be marked finished (\(error.message)); `resume` and `sessions` count it complete all the same, and reports count every answer")
